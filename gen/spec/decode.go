@@ -1,0 +1,247 @@
+package spec
+
+import (
+	"fmt"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
+	"gopkg.in/yaml.v3"
+)
+
+// spec decodes the document root. Whatever fails is reported and left out,
+// so the returned Spec is only meaningful when no error was recorded.
+func (d *decoder) spec(root *yaml.Node) *Spec {
+	s := &Spec{Path: d.path}
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	keys := []string{"version", "targets", "families"}
+	f, ok := d.fields(n, "the spec", keys, keys)
+	if !ok {
+		return s
+	}
+	if v := f["version"]; v != nil {
+		if ver, ok := d.integer(v, "version"); ok {
+			s.Version = ver
+			if ver != Version {
+				d.errorf(v.Line, "version %d is not supported; this kgen reads version: %d", ver, Version)
+			}
+		}
+	}
+	if v := f["targets"]; v != nil {
+		items, _ := d.list(v, "targets", true)
+		for i, item := range items {
+			if t, ok := d.target(item, i); ok {
+				s.Targets = append(s.Targets, t)
+			}
+		}
+	}
+	if v := f["families"]; v != nil {
+		items, _ := d.list(v, "families", true)
+		for i, item := range items {
+			if fam, ok := d.family(item, i); ok {
+				s.Families = append(s.Families, fam)
+			}
+		}
+	}
+	return s
+}
+
+func (d *decoder) target(n *yaml.Node, i int) (Target, bool) {
+	what := fmt.Sprintf("target %d", i+1)
+	t := Target{Line: n.Line}
+	f, ok := d.fields(n, what, []string{"arch", "flags", "ptx"}, []string{"arch"})
+	if !ok || f["arch"] == nil {
+		return t, false
+	}
+	t.Arch, ok = enum(d, f["arch"], what+" arch", "arch", ir.AllArches, ir.ParseArch)
+	if !ok {
+		return t, false
+	}
+	what = "target " + t.Arch.String()
+	if v := f["flags"]; v != nil {
+		items, _ := d.list(v, what+" flags", false)
+		for _, item := range items {
+			if flag, ok := d.str(item, what+" flags"); ok {
+				t.Flags = append(t.Flags, flag)
+				t.flagLines = append(t.flagLines, item.Line)
+			}
+		}
+	}
+	if v := f["ptx"]; v != nil {
+		t.PTX, _ = d.boolean(v, what+" ptx")
+	}
+	return t, true
+}
+
+func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
+	fam := Family{Line: n.Line, Name: peekName(n)}
+	what := familyLabel(fam, i) // so that errors in keys before name use it
+	fam.Name = ""
+	keys := []string{"name", "op", "types", "layouts", "c_layout", "archs", "tilings"}
+	f, ok := d.fields(n, what, keys, []string{"name", "op", "types", "layouts", "archs", "tilings"})
+	if !ok {
+		return fam, false
+	}
+	fam.pos.nameBad = true
+	if v := f["name"]; v != nil {
+		fam.pos.name = v.Line
+		fam.Name, ok = d.str(v, what+" name")
+		fam.pos.nameBad = !ok
+		what = familyLabel(fam, i) // validate checks the syntax
+	}
+	fam.pos.opBad = f["op"] == nil
+	if v := f["op"]; v != nil {
+		fam.Op, ok = enum(d, v, what+" op", "op", ir.AllOps, ir.ParseOp)
+		fam.pos.opBad = !ok
+	}
+	fam.pos.typesBad = true
+	if v := f["types"]; v != nil {
+		fam.pos.types = v.Line
+		fam.Types, ok = d.types(v, what+" types")
+		fam.pos.typesBad = !ok
+	}
+	if v := f["c_layout"]; v != nil {
+		fam.CLayout, ok = enum(d, v, what+" c_layout", "layout", ir.AllLayouts, ir.ParseLayout)
+		fam.pos.opBad = fam.pos.opBad || !ok
+	}
+	if v := f["layouts"]; v != nil {
+		items, _ := d.list(v, what+" layouts", true)
+		for _, item := range items {
+			if p, ok := d.layoutPair(item, what+" layouts"); ok {
+				fam.Layouts = append(fam.Layouts, p)
+				fam.pos.layout = append(fam.pos.layout, item.Line)
+			}
+		}
+	}
+	if v := f["archs"]; v != nil {
+		items, _ := d.list(v, what+" archs", true)
+		for _, item := range items {
+			if a, ok := enum(d, item, what+" archs", "arch", ir.AllArches, ir.ParseArch); ok {
+				fam.Archs = append(fam.Archs, a)
+				fam.pos.arch = append(fam.pos.arch, item.Line)
+			}
+		}
+	}
+	if v := f["tilings"]; v != nil {
+		items, _ := d.list(v, what+" tilings", true)
+		for j, item := range items {
+			fam.Tilings = append(fam.Tilings, d.tiling(item, fmt.Sprintf("%s tiling %d", what, j+1)))
+		}
+	}
+	return fam, true
+}
+
+// peekName returns the value of the key "name" if n is a mapping that has
+// one, without reporting anything: fields does that.
+func peekName(n *yaml.Node) string {
+	if n.Kind != yaml.MappingNode {
+		return ""
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], n.Content[i+1]; k.Value == "name" && v.Kind == yaml.ScalarNode {
+			return v.Value
+		}
+	}
+	return ""
+}
+
+func (d *decoder) types(n *yaml.Node, what string) (Types, bool) {
+	var t Types
+	keys := []string{"a", "b", "c", "acc"}
+	f, ok := d.fields(n, what, keys, keys)
+	if !ok {
+		return t, false
+	}
+	all := true
+	for _, k := range keys {
+		v := f[k]
+		if v == nil {
+			all = false
+			continue
+		}
+		dt, ok := enum(d, v, what+" "+k, "dtype", ir.AllDTypes, ir.ParseDType)
+		all = all && ok
+		switch k {
+		case "a":
+			t.A = dt
+		case "b":
+			t.B = dt
+		case "c":
+			t.C = dt
+		case "acc":
+			t.Acc = dt
+		}
+	}
+	return t, all
+}
+
+// layoutPair decodes "nt": the letter of A's layout, then B's.
+func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
+	s, ok := d.str(n, what)
+	if !ok {
+		return LayoutPair{}, false
+	}
+	for _, a := range ir.AllLayouts {
+		for _, b := range ir.AllLayouts {
+			if p := (LayoutPair{a, b}); p.String() == s {
+				return p, true
+			}
+		}
+	}
+	d.errorf(n.Line, "%s: unknown layout %.40q; use two letters, A's then B's, each n (row-major) or t (column-major): nn, nt, tn or tt", what, s)
+	return LayoutPair{}, false
+}
+
+func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
+	t := Tiling{Line: n.Line, MinBlocksSM: 1, bad: true}
+	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm"}
+	f, ok := d.fields(n, what, keys, keys[:5])
+	if !ok {
+		return t
+	}
+	good := true
+	for _, k := range keys[:5] {
+		good = good && f[k] != nil
+	}
+	if v := f["block"]; v != nil {
+		b, ok := d.ints(v, what+" block", "M", "N", "K")
+		if good = good && ok; ok {
+			t.Block = ir.Tile{M: b[0], N: b[1], K: b[2]}
+		}
+	}
+	if v := f["warp"]; v != nil {
+		w, ok := d.ints(v, what+" warp", "M", "N")
+		if good = good && ok; ok {
+			t.Warp = ir.Tile{M: w[0], N: w[1]}
+		}
+	}
+	if v := f["thread"]; v != nil {
+		th, ok := d.ints(v, what+" thread", "M", "N")
+		if good = good && ok; ok {
+			t.Thread = ir.Tile{M: th[0], N: th[1]}
+		}
+	}
+	if v := f["stages"]; v != nil {
+		t.Stages, ok = d.integer(v, what+" stages")
+		good = good && ok
+	}
+	if v := f["vector"]; v != nil {
+		vf, ok := d.fields(v, what+" vector", []string{"global", "shared"}, []string{"global", "shared"})
+		good = good && ok && vf["global"] != nil && vf["shared"] != nil
+		if g := vf["global"]; g != nil {
+			t.VecGlobal, ok = d.integer(g, what+" vector global")
+			good = good && ok
+		}
+		if s := vf["shared"]; s != nil {
+			t.VecShared, ok = d.integer(s, what+" vector shared")
+			good = good && ok
+		}
+	}
+	if v := f["min_blocks_per_sm"]; v != nil {
+		t.MinBlocksSM, ok = d.integer(v, what+" min_blocks_per_sm")
+		good = good && ok
+	}
+	t.bad = !good
+	return t
+}

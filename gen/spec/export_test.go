@@ -1,0 +1,16 @@
+package spec
+
+import "strings"
+
+// RuleInputs is every input of the rule tables, for FuzzParse's corpus (the
+// fuzz test is in package spec_test because it imports gen/lower, which
+// imports this package).
+func RuleInputs() []string {
+	out := []string{base}
+	for _, c := range ruleCases {
+		if strings.Count(base, c.old) == 1 {
+			out = append(out, strings.Replace(base, c.old, c.new, 1))
+		}
+	}
+	return out
+}

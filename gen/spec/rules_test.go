@@ -1,0 +1,136 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+)
+
+type ruleCase struct {
+	name     string
+	old, new string // edit of base
+	line     int    // line of the expected error
+	msg      string // substring of its message
+	n        int    // number of errors expected; 0 means 1
+}
+
+// Each row breaks one rule. The error count guards against cascades: one
+// mistake should be reported once, not echoed by the checks that follow.
+var ruleCases = []ruleCase{
+	// Document shape.
+	{"version not 1", "version: 1", "version: 2", 1, "version 2 is not supported; this kgen reads version: 1", 0},
+	{"version a string", "version: 1", `version: "1"`, 1, `version must be an integer, got the string "1"`, 0},
+	{"version missing", "version: 1\n", "", 1, `the spec: missing required key "version"`, 0},
+	{"unknown top key", "families:\n", "famlies:\n", 8, `the spec: unknown key "famlies"; the keys are version, targets, families`, 2},
+	{"repeated key", "    op: gemm\n", "    op: gemm\n    op: gemm\n", 11, `family "sgemm": key "op" is repeated (first on line 10)`, 0},
+
+	// Targets.
+	{"targets empty", "targets:\n  - arch: sm_80\n  - arch: sm_86\n    flags: [-maxrregcount=255]\n  - arch: sm_90\n    ptx: true\n",
+		"targets: []\n", 2, "targets must not be empty", 3},
+	{"targets not a list", "targets:\n  - arch: sm_80\n  - arch: sm_86\n    flags: [-maxrregcount=255]\n  - arch: sm_90\n    ptx: true\n",
+		"targets: sm_80\n", 2, `targets must be a list, got the string "sm_80"`, 3},
+	{"target unknown arch", "  - arch: sm_80\n", "  - arch: sm_70\n", 3, `target 1 arch: unknown arch "sm_70"; use one of sm_80, sm_86, sm_89, sm_90`, 2},
+	{"target repeated", "  - arch: sm_90\n", "  - arch: sm_86\n", 6, "target sm_86 is listed twice (first on line 4); remove one", 0},
+	{"target missing arch", "  - arch: sm_90\n    ptx: true\n", "  - ptx: true\n", 6, `target 3: missing required key "arch"`, 0},
+	{"target unknown key", "ptx: true", "pxt: true", 7, `target 3: unknown key "pxt"; the keys are arch, flags, ptx`, 0},
+	{"flag without dash", "[-maxrregcount=255]", "[maxrregcount=255]", 5, `target sm_86 flags: "maxrregcount=255" must start with '-'`, 0},
+	{"flag with space", "[-maxrregcount=255]", `["-Xptxas -v"]`, 5, "must not contain spaces or control characters", 0},
+	{"flags not a list", "[-maxrregcount=255]", "-O3", 5, `target sm_86 flags must be a list, got the string "-O3"`, 0},
+	{"flag not a string", "[-maxrregcount=255]", "[-3]", 5, "target sm_86 flags must be a string, got the integer -3", 0},
+	{"ptx not a bool", "ptx: true", "ptx: 1", 7, "target sm_90 ptx must be true or false, got the integer 1", 0},
+
+	// Family shape.
+	{"name syntax", "name: sgemm", "name: SGemm", 9, `family 1: name "SGemm" must match [a-z][a-z0-9]*`, 0},
+	{"name underscore", "name: sgemm", "name: s_gemm", 9, `name "s_gemm" must match [a-z][a-z0-9]*`, 0},
+	{"name missing", "  - name: sgemm\n    op: gemm\n", "  - op: gemm\n", 9, `family 1: missing required key "name"`, 0},
+	{"unknown family key", "    op: gemm\n", "    op: gemm\n    opp: gemm\n", 11, `family "sgemm": unknown key "opp"`, 0},
+	{"unknown op", "op: gemm", "op: conv", 10, `family "sgemm" op: unknown op "conv"; use one of gemm, gemv, gf256_matmul`, 0},
+	{"unknown dtype", "{a: f32, b", "{a: f64, b", 11, `family "sgemm" types a: unknown dtype "f64"; use one of f32, f16, gf256`, 0},
+	{"types key missing", "c: f32, acc: f32}", "c: f32}", 11, `family "sgemm" types: missing required key "acc"`, 0},
+	{"types not a mapping", "{a: f32, b: f32, c: f32, acc: f32}", "f32", 11, `family "sgemm" types must be a mapping (key: value), got the string "f32"`, 0},
+	{"layouts empty", "[nn, tt]", "[]", 12, `family "sgemm" layouts must not be empty`, 0},
+	{"layouts not a list", "[nn, tt]", "nn", 12, `family "sgemm" layouts must be a list, got the string "nn"`, 0},
+	{"layout unknown", "[nn, tt]", "[nn, nx]", 12, `unknown layout "nx"; use two letters`, 0},
+	{"layout repeated", "[nn, tt]", "[nn, nn]", 12, `family "sgemm" layouts: nn is listed twice (first on line 12); remove one`, 0},
+	{"c_layout unknown", "    archs:", "    c_layout: diag\n    archs:", 13, `family "sgemm" c_layout: unknown layout "diag"; use one of row, col`, 0},
+	{"archs empty", "[sm_80, sm_86]", "[]", 13, `family "sgemm" archs must not be empty`, 0},
+	{"arch unknown", "[sm_80, sm_86]", "[sm_80, sm_75]", 13, `family "sgemm" archs: unknown arch "sm_75"`, 0},
+	{"arch repeated", "[sm_80, sm_86]", "[sm_80, sm_80]", 13, "family \"sgemm\" archs: sm_80 is listed twice", 0},
+	{"arch not a target", "[sm_80, sm_86]", "[sm_80, sm_89]", 13, `family "sgemm" archs: sm_89 is not one of the targets; add it to targets or remove it here`, 0},
+	{"tilings empty", "    tilings:\n      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        min_blocks_per_sm: 2\n",
+		"    tilings: []\n", 14, `family "sgemm" tilings must not be empty`, 0},
+
+	// Types: legality, then what this release implements.
+	{"b differs from a", "b: f32", "b: f16", 11, `family "sgemm" types: b is f16 but must be the same as a (f32)`, 0},
+	{"c not a or f32", "{a: f32, b: f32, c: f32, acc: f32}", "{a: f16, b: f16, c: gf256, acc: f32}", 11, "c is gf256 but must be a's dtype (f16) or f32", 0},
+	{"acc f16 with f32", "acc: f32", "acc: f16", 11, "acc is f16 but must be f32 (or f16 when a is f16)", 0},
+	{"gemm on gf256", "{a: f32, b: f32, c: f32, acc: f32}", "{a: gf256, b: gf256, c: gf256, acc: f32}", 11,
+		"a is gf256 but op gemm takes f32 or f16 operands (gf256 needs op gf256_matmul)", 0},
+	{"gf256_matmul on f32", "op: gemm", "op: gf256_matmul", 11, "a is f32 but op gf256_matmul takes gf256 for a, b, c and acc", 4},
+	{"f16 gemm", "{a: f32, b: f32, c: f32, acc: f32}", "{a: f16, b: f16, c: f16, acc: f32}", 9,
+		`family "sgemm": op gemm with f16 operands is not implemented yet (only op gemm with f32 operands and c_layout row is emitted in this release)`, 0},
+	{"f16 gemm f16 acc", "{a: f32, b: f32, c: f32, acc: f32}", "{a: f16, b: f16, c: f32, acc: f16}", 9, "op gemm with f16 operands is not implemented yet", 0},
+	{"gemv", "op: gemm", "op: gemv", 9, `family "sgemm": op gemv with f32 operands is not implemented yet`, 0},
+	{"gf256_matmul", "    op: gemm\n    types: {a: f32, b: f32, c: f32, acc: f32}\n", "    op: gf256_matmul\n    types: {a: gf256, b: gf256, c: gf256, acc: gf256}\n", 9,
+		"op gf256_matmul with gf256 operands is not implemented yet", 0},
+	{"c_layout col", "    archs:", "    c_layout: col\n    archs:", 9, `family "sgemm": c_layout col is not implemented yet`, 0},
+
+	// Tiling shape.
+	{"block too short", "[128, 128, 8]", "[128, 128]", 15, `family "sgemm" tiling 1 block must be a list of 3 integers [M, N, K], got 2 items`, 0},
+	{"block item a string", "[128, 128, 8]", "[128, x, 8]", 15, `family "sgemm" tiling 1 block N must be an integer, got the string "x"`, 0},
+	{"block a float", "[128, 128, 8]", "[128, 99999999999999999999, 8]", 15, "block N must be an integer, got the number 99999999999999999999", 0},
+	{"block too large for int", "[128, 128, 8]", "[128, 18446744073709551615, 8]", 15, "block N: the integer 18446744073709551615 is not an integer this generator can hold", 0},
+	{"stages missing", "        stages: 2\n", "", 15, `family "sgemm" tiling 1: missing required key "stages"`, 0},
+	{"tiling unknown key", "        stages: 2\n", "        stages: 2\n        stage: 2\n", 19, `family "sgemm" tiling 1: unknown key "stage"`, 0},
+	{"vector key missing", "{global: 4, shared: 4}", "{global: 4}", 19, `family "sgemm" tiling 1 vector: missing required key "shared"`, 0},
+
+	// Tiling rules of the f32 kernel.
+	{"tile zero", "[128, 128, 8]", "[0, 128, 8]", 15, `family "sgemm" tiling 1: block M (0) must be between 1 and 4096`, 0},
+	{"tile negative", "thread: [8, 8]", "thread: [8, -8]", 15, "thread N (-8) must be between 1 and 4096", 0},
+	{"tile huge", "[128, 128, 8]", "[128, 128, 100000]", 15, "block K (100000) must be between 1 and 4096", 0},
+	{"block N not a multiple of warp N", "[128, 128, 8]", "[128, 96, 8]", 15, `family "sgemm" tiling 1: block N (96) must be a multiple of warp N (64)`, 0},
+	{"warp M not a multiple of thread M", "warp: [32, 64]", "warp: [36, 64]", 15, "warp M (36) must be a multiple of thread M (8)", 2},
+	{"warp not 32 threads", "thread: [8, 8]", "thread: [8, 4]", 15, "warp 32x64 / thread 8x4 gives 4x16 = 64 threads per warp; it must be 32", 0},
+	{"vector global", "global: 4", "global: 2", 15, "vector global (2) must be 1 or 4", 0},
+	{"vector shared", "shared: 4", "shared: 2", 15, "vector shared (2) must be 4: the kernel reads float4 fragments", 0},
+	{"thread tile not float4", "        warp: [32, 64]\n        thread: [8, 8]\n", "        warp: [16, 64]\n        thread: [2, 16]\n", 15, "thread M (2) must be a multiple of vector shared (4)", 4},
+	{"block K not a multiple of 4", "[128, 128, 8]", "[128, 128, 6]", 15, "block K (6) must be a multiple of 4 (4)", 3},
+	{"operand tile not whole float4s", "[128, 128, 8]", "[128, 128, 4]", 15, "block M x K (128 x 4 = 512) must be a multiple of 4 x threads (1024)", 2},
+	{"stages not 2", "stages: 2", "stages: 3", 15, `family "sgemm" tiling 1: stages 3 is not implemented yet; the f32 CUDA-core kernel double-buffers through registers, so use stages: 2`, 0},
+	{"too many threads", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n", "      - block: [256, 256, 32]\n        warp: [32, 32]\n        thread: [4, 8]\n", 15,
+		"2048 threads per block exceed the limit of 1024 on sm_80, sm_86; use fewer warps per block", 2},
+	{"shared memory", "      - block: [128, 128, 8]\n", "      - block: [128, 128, 64]\n", 15,
+		"135168 bytes of shared memory exceed the static limit of 49152 on sm_80, sm_86; shrink block K or the block tile", 2},
+	{"registers per thread", "        warp: [32, 64]\n        thread: [8, 8]\n", "        warp: [64, 128]\n        thread: [16, 16]\n", 15,
+		"needs about 376 registers per thread, over the limit of 255 on sm_80, sm_86: would spill registers", 0},
+	{"resident threads", "min_blocks_per_sm: 2", "min_blocks_per_sm: 8", 15,
+		"min_blocks_per_sm 8 x 256 threads exceeds the 1536 resident threads per SM on sm_86; lower min_blocks_per_sm", 2},
+	{"register file", "min_blocks_per_sm: 2", "min_blocks_per_sm: 3", 15,
+		"min_blocks_per_sm 3 x 256 threads x about 128 registers = 98304 exceeds the 65536 registers per SM on sm_80, sm_86: would spill registers; lower min_blocks_per_sm or the thread tile", 0},
+	{"min blocks zero", "min_blocks_per_sm: 2", "min_blocks_per_sm: 0", 15, "min_blocks_per_sm (0) must be at least 1", 0},
+	{"tiling repeated", base[strings.Index(base, "      - block"):], base[strings.Index(base, "      - block"):] + base[strings.Index(base, "      - block"):], 21,
+		`family "sgemm" tiling 2: same as tiling 1 (line 15), so both would generate the same kernels; remove one`, 0},
+}
+
+func TestRules(t *testing.T) {
+	for _, c := range ruleCases {
+		t.Run(c.name, func(t *testing.T) {
+			errs := parseErrs(t, edit(t, c.old, c.new))
+			want := c.n
+			if want == 0 {
+				want = 1
+			}
+			found := false
+			for _, e := range errs {
+				found = found || e.Line == c.line && strings.Contains(e.Msg, c.msg)
+			}
+			if !found || len(errs) != want {
+				t.Errorf("want %d error(s), one at line %d containing\n\t%s\ngot:\n%v", want, c.line, c.msg, errs)
+			}
+			for _, e := range errs {
+				if e.Path != "kernels/spec.yaml" || e.Line < 1 {
+					t.Errorf("error without a position: %#v", e)
+				}
+			}
+		})
+	}
+}

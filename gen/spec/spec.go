@@ -1,0 +1,87 @@
+package spec
+
+import "github.com/kgen-gpu/kgen/gen/ir"
+
+// Version is the only schema version this package reads.
+const Version = 1
+
+// Spec is a decoded kernel spec. Lines are 1-based lines of Path, kept so
+// that later stages can still point at the spec in their messages.
+type Spec struct {
+	Path     string // as given to Parse; becomes ir.Module.SpecPath
+	Version  int
+	Targets  []Target
+	Families []Family
+}
+
+// Target is one architecture the kernels are built for.
+type Target struct {
+	Arch  ir.Arch
+	Flags []string // extra nvcc flags for this arch only
+	PTX   bool     // also embed PTX so newer GPUs can JIT it
+	Line  int
+
+	flagLines []int // line of each flag, where decoded
+}
+
+// Family is a set of kernels that share an op, types and archs; it expands
+// into one instance per layout pair and tiling.
+type Family struct {
+	Name    string
+	Op      ir.Op
+	Types   Types
+	Layouts []LayoutPair
+	CLayout ir.Layout
+	Archs   []ir.Arch
+	Tilings []Tiling
+	Line    int // line of the family's first key
+
+	pos familyPos
+}
+
+// familyPos is what decoding learnt about a family beyond its values: where
+// keys and list items were, and which fields failed, so that validation
+// neither points at line 0 nor repeats a decoding error in other words.
+// A Family built by hand has the zero familyPos and is checked in full.
+type familyPos struct {
+	name, types              int   // lines of the keys
+	layout, arch             []int // line of each item of Layouts and Archs
+	nameBad, opBad, typesBad bool  // name, op (or c_layout) or types did not decode
+}
+
+// Types are the element types of the operands, the output and the accumulator.
+type Types struct{ A, B, C, Acc ir.DType }
+
+// LayoutPair is the storage order of A and B, spelt "nt" etc. in the spec.
+type LayoutPair struct{ A, B ir.Layout }
+
+func (p LayoutPair) String() string { return ir.Layouts[p.A].Letter + ir.Layouts[p.B].Letter }
+
+// Tiling is one tile configuration of a family. Warp and Thread use M and N
+// only.
+type Tiling struct {
+	Block, Warp, Thread ir.Tile
+	Stages              int
+	VecGlobal           int // elements per global load
+	VecShared           int // elements per shared-memory load
+	MinBlocksSM         int // __launch_bounds__ minimum blocks per SM
+	Line                int // line of the tiling's first key
+
+	bad bool // a field did not decode; its rule checks would only echo that
+}
+
+// line returns l, or fallback where l is unknown (a hand-built Spec).
+func line(l, fallback int) int {
+	if l > 0 {
+		return l
+	}
+	return fallback
+}
+
+// at returns lines[i], or fallback where there is none.
+func at(lines []int, i, fallback int) int {
+	if i < len(lines) {
+		return line(lines[i], fallback)
+	}
+	return fallback
+}

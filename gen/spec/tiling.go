@@ -1,0 +1,164 @@
+package spec
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
+)
+
+// maxTile bounds every tile number. No real tile comes near it; it keeps
+// the products below far from overflowing int.
+const maxTile = 4096
+
+// Threads is the block size of the f32 kernel: one warp per warp tile.
+// It is 0 when the warp tile is not positive.
+func (t Tiling) Threads() int {
+	if t.Warp.M <= 0 || t.Warp.N <= 0 {
+		return 0
+	}
+	return 32 * (t.Block.M / t.Warp.M) * (t.Block.N / t.Warp.N)
+}
+
+// SharedBytes is the static shared memory of the f32 kernel: Stages copies
+// of the A and B block tiles, each padded by 4 floats against bank conflicts.
+func (t Tiling) SharedBytes() int {
+	return t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
+}
+
+// Regs estimates the registers per thread of the f32 kernel: accumulators,
+// double-buffered A and B fragments, the float4s staged from global memory
+// between iterations, and 24 for addresses and loop state. It is 0 when
+// Threads is.
+func (t Tiling) Regs() int {
+	th := t.Threads()
+	if th <= 0 {
+		return 0
+	}
+	staged := (t.Block.M*t.Block.K + t.Block.N*t.Block.K) / th / 4
+	return t.Thread.M*t.Thread.N + 2*(t.Thread.M+t.Thread.N) + 4*staged + 24
+}
+
+// checkF32Tiling applies the rules of the f32 CUDA-core kernel to t. Checks
+// whose inputs already failed are skipped, so each mistake is said once.
+func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
+	l := t.Line
+	errorf := func(format string, args ...any) { c.errorf(l, what+": "+format, args...) }
+	ok := true
+	for _, d := range []struct {
+		name string
+		v    int
+	}{{"block M", t.Block.M}, {"block N", t.Block.N}, {"block K", t.Block.K},
+		{"warp M", t.Warp.M}, {"warp N", t.Warp.N}, {"thread M", t.Thread.M}, {"thread N", t.Thread.N}} {
+		if d.v <= 0 || d.v > maxTile {
+			errorf("%s (%d) must be between 1 and %d", d.name, d.v, maxTile)
+			ok = false
+		}
+	}
+	if t.Stages != 2 {
+		errorf("stages %d is not implemented yet; the f32 CUDA-core kernel double-buffers through registers, so use stages: 2", t.Stages)
+	}
+	if t.VecGlobal != 1 && t.VecGlobal != 4 {
+		errorf("vector global (%d) must be 1 or 4", t.VecGlobal)
+	}
+	if t.VecShared != 4 {
+		errorf("vector shared (%d) must be 4: the kernel reads float4 fragments from shared memory", t.VecShared)
+	}
+	if t.MinBlocksSM < 1 {
+		errorf("min_blocks_per_sm (%d) must be at least 1", t.MinBlocksSM)
+		ok = false
+	}
+	if !ok {
+		return
+	}
+	multiple := func(a int, an string, b int, bn string) bool {
+		if a%b != 0 {
+			errorf("%s (%d) must be a multiple of %s (%d)", an, a, bn, b)
+			return false
+		}
+		return true
+	}
+	split := multiple(t.Block.M, "block M", t.Warp.M, "warp M")
+	split = multiple(t.Block.N, "block N", t.Warp.N, "warp N") && split
+	frag := multiple(t.Warp.M, "warp M", t.Thread.M, "thread M")
+	frag = multiple(t.Warp.N, "warp N", t.Thread.N, "thread N") && frag
+	if wm, wn := t.Warp.M/t.Thread.M, t.Warp.N/t.Thread.N; frag && wm*wn != 32 {
+		errorf("warp %dx%d / thread %dx%d gives %dx%d = %d threads per warp; it must be 32, so change the warp or thread tile",
+			t.Warp.M, t.Warp.N, t.Thread.M, t.Thread.N, wm, wn, wm*wn)
+	}
+	if t.VecShared == 4 {
+		multiple(t.Thread.M, "thread M", 4, "vector shared")
+		multiple(t.Thread.N, "thread N", 4, "vector shared")
+	}
+	multiple(t.Block.K, "block K", 4, "4")
+	if !split {
+		return // without whole warps the thread count is undefined
+	}
+	checkF32Limits(errorf, t, archs)
+}
+
+// checkF32Limits checks what depends on the block's thread count and on the
+// limits of each arch.
+func checkF32Limits(errorf func(string, ...any), t Tiling, archs []ir.Arch) {
+	threads := t.Threads()
+	for _, op := range []struct {
+		name string
+		v    int
+	}{{"M", t.Block.M}, {"N", t.Block.N}} {
+		if (op.v*t.Block.K)%(threads*4) != 0 {
+			errorf("block %s x K (%d x %d = %d) must be a multiple of 4 x threads (%d) so each thread loads whole float4s; change the block or warp tile",
+				op.name, op.v, t.Block.K, op.v*t.Block.K, threads*4)
+		}
+	}
+	regs := t.Regs()
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return threads > a.MaxThreads },
+		func(max int, on string) {
+			errorf("%d threads per block exceed the limit of %d on %s; use fewer warps per block", threads, max, on)
+		})
+	if t.Stages == 2 {
+		smem := t.SharedBytes()
+		perArch(archs, func(a ir.ArchInfo) int { return a.StaticSmem }, func(a ir.ArchInfo) bool { return smem > a.StaticSmem },
+			func(max int, on string) {
+				errorf("%d bytes of shared memory exceed the static limit of %d on %s; shrink block K or the block tile", smem, max, on)
+			})
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxRegsPerThread }, func(a ir.ArchInfo) bool { return regs > a.MaxRegsPerThread },
+		func(max int, on string) {
+			errorf("needs about %d registers per thread, over the limit of %d on %s: would spill registers; shrink the thread tile", regs, max, on)
+		})
+	// Occupancy only means something for a block that fits at all; the
+	// divisions keep min_blocks_per_sm x threads x regs from overflowing.
+	fits := func(a ir.ArchInfo) bool { return threads <= a.MaxThreads && regs <= a.MaxRegsPerThread }
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreadsPerSM },
+		func(a ir.ArchInfo) bool { return fits(a) && t.MinBlocksSM > a.MaxThreadsPerSM/threads },
+		func(max int, on string) {
+			errorf("min_blocks_per_sm %d x %d threads exceeds the %d resident threads per SM on %s; lower min_blocks_per_sm", t.MinBlocksSM, threads, max, on)
+		})
+	perArch(archs, func(a ir.ArchInfo) int { return a.RegsPerSM },
+		func(a ir.ArchInfo) bool {
+			return fits(a) && t.MinBlocksSM <= a.MaxThreadsPerSM/threads && t.MinBlocksSM > a.RegsPerSM/(threads*regs)
+		},
+		func(max int, on string) {
+			errorf("min_blocks_per_sm %d x %d threads x about %d registers = %d exceeds the %d registers per SM on %s: would spill registers; lower min_blocks_per_sm or the thread tile",
+				t.MinBlocksSM, threads, regs, t.MinBlocksSM*threads*regs, max, on)
+		})
+}
+
+// perArch reports once per distinct limit that fails, naming every arch
+// that has it, so four archs with one limit give one message, not four.
+func perArch(archs []ir.Arch, limit func(ir.ArchInfo) int, fails func(ir.ArchInfo) bool, report func(limit int, on string)) {
+	on := map[int][]string{}
+	for _, a := range archs {
+		if info, ok := ir.Arches[a]; ok && fails(info) {
+			on[limit(info)] = append(on[limit(info)], a.String())
+		}
+	}
+	limits := make([]int, 0, len(on))
+	for l := range on {
+		limits = append(limits, l)
+	}
+	sort.Ints(limits)
+	for _, l := range limits {
+		report(l, strings.Join(on[l], ", "))
+	}
+}

@@ -1,0 +1,9 @@
+// Package gemm multiplies matrices in device memory with kgen's generated
+// kernels: C = alpha * A * B + beta * C.
+//
+// Matrices are views of device buffers with a shape, a storage order and a
+// leading dimension, so transposes are views too (Matrix.T). An Engine picks
+// the kernels built for its device's arch and, per call, the instance whose
+// tiling suits the shape. Every argument is validated before anything runs;
+// errors name the operand and the problem. Nothing here panics or exits.
+package gemm

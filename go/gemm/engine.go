@@ -1,0 +1,233 @@
+package gemm
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unsafe"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
+)
+
+// ErrUnsupportedArch means no kernels were built for the device's arch or
+// for one its binaries run on.
+var ErrUnsupportedArch = errors.New("gemm: no kernels built for this GPU's arch")
+
+// Instance describes one kernel the Engine can run.
+type Instance struct {
+	Name           string
+	Arch           int // compute capability times ten that it was built for
+	A, B           Order
+	Block          [3]int // M, N, K
+	Warp, Thread   [2]int // M, N
+	Stages         int
+	Threads        int
+	SharedBytes    int
+	MinBlocksPerSM int
+}
+
+// Engine runs GEMMs on one device with the kernels built for its arch.
+type Engine struct {
+	dev   *cuda.Device
+	arch  int
+	jit   bool
+	sgemm []kernels.SGEMM // built for arch
+}
+
+// New picks the kernels for dev's arch: those built for it exactly, else for
+// the newest arch of the same major version whose machine code runs on it,
+// else the newest arch carrying PTX that the driver can compile for it.
+func New(dev *cuda.Device) (*Engine, error) {
+	if dev == nil {
+		return nil, errors.New("gemm: nil *cuda.Device")
+	}
+	cc := dev.Info().CC()
+	arch, jit, err := pickArch(cc, kernels.Targets)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{dev: dev, arch: arch, jit: jit}
+	for _, k := range kernels.SGEMMs {
+		if k.Arch == arch {
+			e.sgemm = append(e.sgemm, k)
+		}
+	}
+	return e, nil
+}
+
+func pickArch(cc int, targets []kernels.Target) (arch int, jit bool, err error) {
+	best, bestPTX := 0, 0
+	for _, t := range targets {
+		if t.Arch == cc {
+			return cc, false, nil
+		}
+		if t.Arch/10 == cc/10 && t.Arch < cc && t.Arch > best {
+			best = t.Arch
+		}
+		if t.PTX && t.Arch < cc && t.Arch > bestPTX {
+			bestPTX = t.Arch
+		}
+	}
+	if best != 0 {
+		return best, false, nil
+	}
+	if bestPTX != 0 {
+		return bestPTX, true, nil
+	}
+	var built []string
+	for _, t := range targets {
+		built = append(built, fmt.Sprintf("sm_%d", t.Arch))
+	}
+	return 0, false, fmt.Errorf("%w: the device is sm_%d, kernels are built for %s", ErrUnsupportedArch, cc, strings.Join(built, ", "))
+}
+
+// Arch is the compute capability (times ten) of the kernels in use, and
+// whether they run through the driver's PTX compiler.
+func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
+
+// Instances lists the fp32 GEMM kernels available on the device.
+func (e *Engine) Instances() []Instance {
+	out := make([]Instance, len(e.sgemm))
+	for i, k := range e.sgemm {
+		out[i] = Instance{
+			Name: k.Name, Arch: k.Arch, A: order(k.A), B: order(k.B),
+			Block: [3]int{k.Block.M, k.Block.N, k.Block.K}, Warp: [2]int{k.Warp.M, k.Warp.N},
+			Thread: [2]int{k.Thread.M, k.Thread.N}, Stages: k.Stages, Threads: k.Threads,
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.MinBlocksPerSM,
+		}
+	}
+	return out
+}
+
+func order(l kernels.Layout) Order {
+	if l == kernels.ColMajor {
+		return ColMajor
+	}
+	return RowMajor
+}
+
+// SGEMM computes C = alpha * A * B + beta * C in fp32 on stream s (nil: the
+// default stream), with the instance that suits the shape. A is M x K, B is
+// K x N, C is M x N; each may be row- or column-major with any stride. With
+// beta == 0, C is not read. The call returns when the kernel is queued.
+func (e *Engine) SGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	return e.sgemmWith("", s, alpha, a, b, beta, c)
+}
+
+// SGEMMWith is SGEMM with the instance named by name, for tests and benches.
+func (e *Engine) SGEMMWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	if name == "" {
+		return errors.New("gemm: SGEMMWith needs an instance name")
+	}
+	return e.sgemmWith(name, s, alpha, a, b, beta, c)
+}
+
+func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	if e == nil {
+		return errors.New("gemm: nil *Engine")
+	}
+	if err := e.validate(a, b, c); err != nil {
+		return err
+	}
+	if c.Order == ColMajor {
+		// A column-major C is a row-major C^T, and C^T = B^T * A^T.
+		a, b, c = b.T(), a.T(), c.T()
+	}
+	k, err := e.choose(name, a.Order, b.Order, c.Rows, c.Cols)
+	if err != nil {
+		return err
+	}
+	if c.Rows == 0 || c.Cols == 0 {
+		return nil
+	}
+	p := kernels.SGEMMParams{
+		M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
+		A: elem(a), LDA: a.LD(), B: elem(b), LDB: b.LD(), C: elem(c), LDC: c.LD(), Stream: s.Handle(),
+	}
+	return cuda.Check(k.Name, k.Launch(&p))
+}
+
+const f32 = 4
+
+func (e *Engine) validate(a, b, c Matrix) error {
+	for _, op := range []struct {
+		name string
+		m    Matrix
+	}{{"A", a}, {"B", b}, {"C", c}} {
+		if err := op.m.check(op.name, e.dev, f32); err != nil {
+			return err
+		}
+	}
+	switch {
+	case a.Cols != b.Rows:
+		return fmt.Errorf("gemm: A is %dx%d and B is %dx%d: A's columns must equal B's rows", a.Rows, a.Cols, b.Rows, b.Cols)
+	case c.Rows != a.Rows || c.Cols != b.Cols:
+		return fmt.Errorf("gemm: C is %dx%d, but A (%dx%d) times B (%dx%d) is %dx%d",
+			c.Rows, c.Cols, a.Rows, a.Cols, b.Rows, b.Cols, a.Rows, b.Cols)
+	case overlaps(c, a, f32):
+		return errors.New("gemm: C overlaps A in the same buffer")
+	case overlaps(c, b, f32):
+		return errors.New("gemm: C overlaps B in the same buffer")
+	}
+	return nil
+}
+
+// elem is the device address of m's element (0, 0).
+func elem(m Matrix) unsafe.Pointer {
+	if m.Buf == nil || m.span() == 0 {
+		return nil
+	}
+	return unsafe.Add(m.Buf.Ptr(), m.Offset*f32)
+}
+
+// choose finds the instance named name, or for an empty name the one whose
+// tiling suits an m x n output: the largest block tile that still gives every
+// multiprocessor a block, else the tile giving the most blocks.
+func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error) {
+	var cands []kernels.SGEMM
+	for _, k := range e.sgemm {
+		if order(k.A) == a && order(k.B) == b && (name == "" || k.Name == name) {
+			cands = append(cands, k)
+		}
+	}
+	if len(cands) == 0 {
+		if name != "" {
+			return kernels.SGEMM{}, fmt.Errorf("gemm: no instance %q for A %s and B %s on sm_%d", name, a, b, e.arch)
+		}
+		return kernels.SGEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
+	}
+	blocks := func(k kernels.SGEMM) int { return ceilDiv(m, k.Block.M) * ceilDiv(n, k.Block.N) }
+	sort.SliceStable(cands, func(i, j int) bool {
+		return rank(cands[i]) < rank(cands[j])
+	})
+	sms := e.dev.Info().Multiprocessors
+	best := cands[0]
+	for _, k := range cands {
+		if blocks(k) >= sms {
+			return k, nil
+		}
+		if blocks(k) > blocks(best) {
+			best = k
+		}
+	}
+	return best, nil
+}
+
+// rank orders instances for shape-based choice: larger block tiles first,
+// then the order in preferred.
+func rank(k kernels.SGEMM) int {
+	r := -k.Block.M * k.Block.N * 100
+	for i, p := range preferred {
+		if strings.Contains(k.Name, p) {
+			return r + i
+		}
+	}
+	return r + len(preferred)
+}
+
+// preferred breaks ties between tilings of equal block area, best first.
+var preferred = []string{"_b128x128x8_"}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

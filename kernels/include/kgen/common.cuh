@@ -1,0 +1,33 @@
+// Shared definitions for kgen's kernels: storage orders, error codes and the
+// arch suffix of launcher symbols.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "kernels/runtime/kgen_status.h"
+
+// Every instance is compiled once per target arch, with -DKGEN_ARCH=sm90 (and
+// so on) naming it, so that the per-arch objects can link into one binary.
+#ifndef KGEN_ARCH
+#error "compile kgen kernels with -DKGEN_ARCH=<sm80|sm86|sm89|sm90> (see kernels/README.md)"
+#endif
+#define KGEN_CAT2(a, b) a##_##b
+#define KGEN_CAT(a, b) KGEN_CAT2(a, b)
+// KGEN_EXPORT(kgen_x) is the launcher symbol kgen_x_<arch>.
+#define KGEN_EXPORT(name) KGEN_CAT(name, KGEN_ARCH)
+
+namespace kgen {
+
+// Order is the storage order of a matrix relative to its logical shape.
+enum class Order { Row, Col };
+
+__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// is_aligned16 reports whether float4 accesses at p + i*ld (i any row) are
+// 16-byte aligned: the base must be, and so must every row's start.
+__host__ __device__ inline bool vector_ok(const void* p, int64_t ld) {
+  return (reinterpret_cast<uintptr_t>(p) % 16 == 0) && (ld % 4 == 0);
+}
+
+}  // namespace kgen

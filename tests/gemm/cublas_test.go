@@ -1,0 +1,84 @@
+//go:build cublas
+
+package gemmtest
+
+// Built with -tags cublas (make test adds it where nvidia-smi sees a GPU):
+// gorgonia.org/cu's init exits the process when there is no CUDA driver, so
+// it cannot be linked into tests that must run anywhere.
+
+import (
+	"math"
+	"runtime"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/blas"
+	cublas "gorgonia.org/cu/blas"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/gemm"
+)
+
+func init() { crossCheck = checkAgainstCuBLAS }
+
+func TestCuBLASCrossCheckIsBuiltIn(t *testing.T) {
+	needGPU(t)
+	require.NotNil(t, crossCheck)
+}
+
+// checkAgainstCuBLAS runs cuBLAS SGEMM through gorgonia.org/cu/blas on the
+// same operands and requires it within the reference bound (the harness is
+// right) and the kernel within twice that bound of it.
+func checkAgainstCuBLAS(t *testing.T, o operands, alpha, beta float32, got []float32, c gemm.Matrix) {
+	t.Helper()
+	p := o.p
+	if p.M == 0 || p.N == 0 {
+		return
+	}
+	runtime.LockOSThread() // gorgonia's calls need the context current on this thread
+	defer runtime.UnlockOSThread()
+	require.NoError(t, dev.Synchronize()) // makes the primary context current here
+
+	var h cublas.Standard
+	require.NoError(t, h.Init())
+	defer h.Close()
+
+	ref := o.freshC(t, beta)
+	// Row-major C = A B is column-major C^T = B^T A^T: swap the operands; a
+	// row-major operand read column-major is already its transpose.
+	tr := func(m gemm.Matrix) blas.Transpose {
+		if m.Order == gemm.ColMajor {
+			return blas.Trans
+		}
+		return blas.NoTrans
+	}
+	view := func(m gemm.Matrix) []float32 {
+		return unsafe.Slice((*float32)(unsafe.Add(m.Buf.Ptr(), m.Offset*4)), m.Buf.Bytes()/4-m.Offset)
+	}
+	a, b := o.a, o.b
+	if p.K == 0 {
+		return // gorgonia indexes a[0] even when K is 0
+	}
+	h.Sgemm(tr(b), tr(a), p.N, p.M, p.K, alpha, view(b), b.LD(), view(a), a.LD(), beta, view(ref), ref.LD())
+	require.NoError(t, h.Err())
+	want := download(t, ref)
+	require.NoError(t, cuda.Check("cuBLAS", 0))
+
+	tol := tolF32(p.K)
+	for i := 0; i < p.M; i++ {
+		for j := 0; j < p.N; j++ {
+			at := index(c, i, j)
+			c0 := float64(p.C0[i*p.N+j])
+			exact := float64(alpha)*p.AB[i*p.N+j] + float64(beta)*c0
+			bound := tol * (math.Abs(float64(alpha))*p.rowA[i]*p.colB[j] + math.Abs(float64(beta)*c0))
+			cb := float64(want[index(ref, i, j)])
+			if math.Abs(cb-exact) > bound {
+				t.Fatalf("cuBLAS C[%d,%d] = %v, reference %v: the harness disagrees with cuBLAS", i, j, cb, exact)
+			}
+			if d := math.Abs(float64(got[at]) - cb); !(d <= 2*bound) {
+				t.Fatalf("C[%d,%d] = %v, cuBLAS %v (difference %.3g > %.3g)", i, j, got[at], cb, d, 2*bound)
+			}
+		}
+	}
+}

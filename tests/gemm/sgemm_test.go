@@ -1,0 +1,102 @@
+package gemmtest
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/gemm"
+)
+
+// shapes are the issue's: unit, odd, square, skinny with a long K, large.
+var shapes = []struct{ M, N, K int }{
+	{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},
+}
+
+// scalings cover beta == 0 (C not read: it holds NaN) and a general case.
+var scalings = []struct{ alpha, beta float32 }{{1, 0}, {-0.75, 1.5}}
+
+var orders = []gemm.Order{gemm.RowMajor, gemm.ColMajor}
+
+// crossCheck, when the cublas tag is built in, compares a result with cuBLAS.
+var crossCheck func(t *testing.T, o operands, alpha, beta float32, got []float32, c gemm.Matrix)
+
+// TestEveryInstanceAgainstCPU runs every instance built for this GPU on every
+// shape and scaling, with packed operands; small shapes also run with padded
+// strides and an offset that breaks 16-byte alignment.
+func TestEveryInstanceAgainstCPU(t *testing.T) {
+	needGPU(t)
+	for _, sh := range shapes {
+		if testing.Short() && sh.M*sh.N*sh.K > 1<<30 {
+			continue
+		}
+		p := getProblem(sh.M, sh.N, sh.K)
+		for _, ao := range orders {
+			for _, bo := range orders {
+				layouts := [][3]storage{{{order: ao}, {order: bo}, {order: gemm.RowMajor}}}
+				if sh.M*sh.N*sh.K <= 1<<30 {
+					layouts = append(layouts, [3]storage{{order: ao, pad: 5, offset: 1}, {order: bo, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}})
+				}
+				for _, st := range layouts {
+					o := place(t, p, st[0], st[1], st[2])
+					for _, in := range eng.Instances() {
+						if in.A != ao || in.B != bo {
+							continue
+						}
+						for _, sc := range scalings {
+							name := fmt.Sprintf("%dx%dx%d/%s/A=%s,B=%s,C=%s/alpha=%g,beta=%g", sh.M, sh.N, sh.K, in.Name, st[0], st[1], st[2], sc.alpha, sc.beta)
+							t.Run(name, func(t *testing.T) {
+								c := o.freshC(t, sc.beta)
+								require.NoError(t, eng.SGEMMWith(in.Name, nil, sc.alpha, o.a, o.b, sc.beta, c))
+								got := download(t, c)
+								rel := checkResult(t, o, sc.alpha, sc.beta, c, got)
+								t.Logf("relative error %.3g", rel)
+								if crossCheck != nil {
+									crossCheck(t, o, sc.alpha, sc.beta, got, c)
+								}
+							})
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestColumnMajorC checks the API's column-major C, which it runs as the
+// transposed row-major product, with the default choice of instance.
+func TestColumnMajorC(t *testing.T) {
+	needGPU(t)
+	p := getProblem(35, 79, 19)
+	for _, ao := range orders {
+		for _, bo := range orders {
+			o := place(t, p, storage{order: ao}, storage{order: bo}, storage{order: gemm.ColMajor, pad: 1})
+			c := o.freshC(t, 0.5)
+			require.NoError(t, eng.SGEMM(nil, 2, o.a, o.b, 0.5, c))
+			checkResult(t, o, 2, 0.5, c, download(t, c))
+		}
+	}
+}
+
+// TestDegenerateShapes: K == 0 scales C by beta; M == 0 or N == 0 do nothing.
+func TestDegenerateShapes(t *testing.T) {
+	needGPU(t)
+	p := getProblem(35, 79, 0)
+	o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor})
+	for _, in := range eng.Instances() {
+		if in.A != gemm.RowMajor || in.B != gemm.RowMajor {
+			continue
+		}
+		c := o.freshC(t, 1.5)
+		require.NoError(t, eng.SGEMMWith(in.Name, nil, 1, o.a, o.b, 1.5, c))
+		checkResult(t, o, 1, 1.5, c, download(t, c))
+	}
+	for _, sh := range []struct{ M, N, K int }{{0, 5, 7}, {5, 0, 7}, {0, 0, 0}} {
+		p := getProblem(sh.M, sh.N, sh.K)
+		o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor})
+		c := o.freshC(t, 1)
+		require.NoError(t, eng.SGEMM(nil, 1, o.a, o.b, 1, c))
+		checkResult(t, o, 1, 1, c, download(t, c)) // the guard band must stay poisoned
+	}
+}
