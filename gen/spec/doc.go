@@ -7,7 +7,7 @@
 // "path:line: message". Errors are collected, never returned one at a time:
 // a spec author fixes them all in one pass.
 //
-// Decoding (decode*.go) checks shape: kinds, keys, spellings, empty lists.
+// Decoding (parse.go, decode.go, node.go) checks shape: kinds, keys, spellings, empty lists.
 // Validation (validate.go, types.go, tiling.go) checks meaning on the typed
 // Spec: type legality, what this release implements, and the tiling rules of
 // the f32 kernel. Validate is exported so that gen/lower can re-check a Spec

@@ -113,12 +113,8 @@ func TestRealSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := Parse("kernels/spec.yaml", data)
-	if err != nil {
+	if _, err := Parse("kernels/spec.yaml", data); err != nil {
 		t.Fatalf("kernels/spec.yaml does not validate:\n%v", err)
-	}
-	if len(s.Targets) != 4 || len(s.Families) != 1 || len(s.Families[0].Tilings) != 4 {
-		t.Errorf("got %d targets, %d families, want 4 and 1 with 4 tilings", len(s.Targets), len(s.Families))
 	}
 }
 
@@ -158,5 +154,21 @@ func TestValidateHandBuilt(t *testing.T) {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("missing %q in:\n%v", want, err)
 		}
+	}
+}
+
+// TestReadmeExample keeps the complete example in kernels/README.md valid.
+func TestReadmeExample(t *testing.T) {
+	data, err := os.ReadFile("../../kernels/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```yaml\n")
+	example, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("kernels/README.md has no ```yaml example")
+	}
+	if _, err := Parse("kernels/README.md", []byte(example)); err != nil {
+		t.Errorf("the README example does not validate:\n%v", err)
 	}
 }

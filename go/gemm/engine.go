@@ -182,9 +182,9 @@ func elem(m Matrix) unsafe.Pointer {
 	return unsafe.Add(m.Buf.Ptr(), m.Offset*f32)
 }
 
-// choose finds the instance named name, or for an empty name the one whose
-// tiling suits an m x n output: the largest block tile that still gives every
-// multiprocessor a block, else the tile giving the most blocks.
+// choose finds the instance named name, or for an empty name the one that
+// suits an m x n output: the first tiling in ranking order that gives every
+// multiprocessor at least one block, else the one giving the most blocks.
 func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error) {
 	var cands []kernels.SGEMM
 	for _, k := range e.sgemm {
@@ -198,36 +198,45 @@ func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error
 		}
 		return kernels.SGEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
 	}
+	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
+	return pickTiling(cands, m, n, e.dev.Info().Multiprocessors), nil
+}
+
+// pickTiling applies the shape rule to candidates already in ranking order.
+func pickTiling(cands []kernels.SGEMM, m, n, sms int) kernels.SGEMM {
 	blocks := func(k kernels.SGEMM) int { return ceilDiv(m, k.Block.M) * ceilDiv(n, k.Block.N) }
-	sort.SliceStable(cands, func(i, j int) bool {
-		return rank(cands[i]) < rank(cands[j])
-	})
-	sms := e.dev.Info().Multiprocessors
 	best := cands[0]
 	for _, k := range cands {
 		if blocks(k) >= sms {
-			return k, nil
+			return k
 		}
 		if blocks(k) > blocks(best) {
 			best = k
 		}
 	}
-	return best, nil
+	return best
 }
 
-// rank orders instances for shape-based choice: larger block tiles first,
-// then the order in preferred.
-func rank(k kernels.SGEMM) int {
-	r := -k.Block.M * k.Block.N * 100
-	for i, p := range preferred {
-		if strings.Contains(k.Name, p) {
-			return r + i
+// ranking orders tilings by the bench on an H100 (bench/results/
+// h100-2026-11-22-sgemm.md): at n >= 2048 the 128x128x8 tile at two blocks
+// per SM was fastest in every layout, then 128x128x16 and 128x256x8. Tilings
+// not listed rank after these, in name order.
+var ranking = []string{
+	"_b128x128x8_w32x64_t8x8_s2_o2",
+	"_b128x128x16_w32x64_t8x8_s2",
+	"_b128x256x8_w64x64_t8x16_s2",
+	"_b64x64x8_w32x32_t4x8_s2",
+	"_b128x128x8_w32x64_t8x8_s2",
+}
+
+// rank is the position of the instance's tiling in ranking.
+func rank(name string) int {
+	for i, suffix := range ranking {
+		if strings.HasSuffix(name, suffix) {
+			return i
 		}
 	}
-	return r + len(preferred)
+	return len(ranking)
 }
-
-// preferred breaks ties between tilings of equal block area, best first.
-var preferred = []string{"_b128x128x8_"}
 
 func ceilDiv(a, b int) int { return (a + b - 1) / b }

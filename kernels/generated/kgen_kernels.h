@@ -21,6 +21,12 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(int m, int n, int k, float
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 
+/* sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2: C = alpha * A * B + beta * C, A row-major, B row-major, C row-major. */
+int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+
 /* sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2: C = alpha * A * B + beta * C, A row-major, B row-major, C row-major. */
 int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
@@ -44,6 +50,12 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(int m, int n, int k, float
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+
+/* sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2: C = alpha * A * B + beta * C, A row-major, B col-major, C row-major. */
+int kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 
 /* sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2: C = alpha * A * B + beta * C, A row-major, B col-major, C row-major. */
 int kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
@@ -69,6 +81,12 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(int m, int n, int k, float
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 
+/* sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2: C = alpha * A * B + beta * C, A col-major, B row-major, C row-major. */
+int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+
 /* sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2: C = alpha * A * B + beta * C, A col-major, B row-major, C row-major. */
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
@@ -92,6 +110,12 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(int m, int n, int k, float
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+
+/* sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2: C = alpha * A * B + beta * C, A col-major, B col-major, C row-major. */
+int kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
+int kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 
 /* sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2: C = alpha * A * B + beta * C, A col-major, B col-major, C row-major. */
 int kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);

@@ -9,6 +9,7 @@ package gemmtest
 import (
 	"math"
 	"runtime"
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -21,6 +22,19 @@ import (
 )
 
 func init() { crossCheck = checkAgainstCuBLAS }
+
+var (
+	handleOnce sync.Once
+	handle     cublas.Standard
+	handleErr  error
+)
+
+// cublasHandle creates one cuBLAS handle for the test binary.
+func cublasHandle(t *testing.T) *cublas.Standard {
+	handleOnce.Do(func() { handleErr = handle.Init() })
+	require.NoError(t, handleErr)
+	return &handle
+}
 
 func TestCuBLASCrossCheckIsBuiltIn(t *testing.T) {
 	needGPU(t)
@@ -40,9 +54,7 @@ func checkAgainstCuBLAS(t *testing.T, o operands, alpha, beta float32, got []flo
 	defer runtime.UnlockOSThread()
 	require.NoError(t, dev.Synchronize()) // makes the primary context current here
 
-	var h cublas.Standard
-	require.NoError(t, h.Init())
-	defer h.Close()
+	h := cublasHandle(t)
 
 	ref := o.freshC(t, beta)
 	// Row-major C = A B is column-major C^T = B^T A^T: swap the operands; a

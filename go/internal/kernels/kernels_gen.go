@@ -31,6 +31,22 @@ var SGEMMs = []SGEMM{
 		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
 		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
@@ -95,6 +111,22 @@ var SGEMMs = []SGEMM{
 		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
 		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
@@ -159,6 +191,22 @@ var SGEMMs = []SGEMM{
 		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
 		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
@@ -223,6 +271,22 @@ var SGEMMs = []SGEMM{
 		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
+		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
 		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
@@ -290,6 +354,26 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
@@ -373,6 +457,26 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
@@ -453,6 +557,26 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
@@ -530,6 +654,26 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
+		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
 		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 

@@ -1,0 +1,109 @@
+package gemm
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
+)
+
+func TestPickArch(t *testing.T) {
+	targets := []kernels.Target{{Arch: 80}, {Arch: 86}, {Arch: 89}, {Arch: 90, PTX: true}}
+	for _, tc := range []struct {
+		cc, want int
+		jit      bool
+		err      string
+	}{
+		{cc: 90, want: 90},
+		{cc: 86, want: 86},
+		{cc: 87, want: 86}, // same major: sm_86 machine code runs on sm_87
+		{cc: 80, want: 80},
+		{cc: 100, want: 90, jit: true}, // newer major: PTX
+		{cc: 120, want: 90, jit: true},
+		{cc: 75, err: "the device is sm_75, kernels are built for sm_80, sm_86, sm_89, sm_90"},
+	} {
+		got, jit, err := pickArch(tc.cc, targets)
+		if tc.err != "" {
+			require.Error(t, err, "sm_%d", tc.cc)
+			assert.True(t, errors.Is(err, ErrUnsupportedArch))
+			assert.Contains(t, err.Error(), tc.err)
+			continue
+		}
+		require.NoError(t, err, "sm_%d", tc.cc)
+		assert.Equal(t, tc.want, got, "sm_%d", tc.cc)
+		assert.Equal(t, tc.jit, jit, "sm_%d", tc.cc)
+	}
+	_, _, err := pickArch(100, []kernels.Target{{Arch: 80}, {Arch: 90}})
+	assert.Error(t, err, "without PTX a newer major has no kernels")
+}
+
+func TestPickTiling(t *testing.T) {
+	big := kernels.SGEMM{Info: kernels.Info{Name: "big", Block: kernels.Tile{M: 128, N: 128, K: 8}}}
+	small := kernels.SGEMM{Info: kernels.Info{Name: "small", Block: kernels.Tile{M: 64, N: 64, K: 8}}}
+	cands := []kernels.SGEMM{big, small}
+	assert.Equal(t, "big", pickTiling(cands, 4096, 4096, 132).Name, "1024 blocks fill 132 SMs")
+	assert.Equal(t, "small", pickTiling(cands, 1024, 1024, 132).Name, "64 big blocks leave SMs idle; 256 small ones do not")
+	assert.Equal(t, "small", pickTiling(cands, 100, 100, 132).Name, "neither fills the GPU: the most blocks wins")
+	assert.Equal(t, "big", pickTiling(cands, 1, 1, 132).Name, "a tie keeps the ranking order")
+}
+
+func TestRankingNamesRealTilings(t *testing.T) {
+	for _, suffix := range ranking {
+		found := false
+		for _, k := range kernels.SGEMMs {
+			found = found || strings.HasSuffix(k.Name, suffix)
+		}
+		assert.True(t, found, "ranking lists %q, which no generated instance has", suffix)
+	}
+}
+
+func TestMatrixChecks(t *testing.T) {
+	freed := &cuda.Buffer{} // a Buffer with no memory behind it
+	for _, tc := range []struct {
+		m   Matrix
+		err string
+	}{
+		{Matrix{Rows: -1, Cols: 2}, "negative shape -1x2"},
+		{Matrix{Rows: 2, Cols: 3, Stride: 2}, "stride 2 is shorter than a stored row of 3 elements"},
+		{Matrix{Rows: 2, Cols: 3, Stride: 1, Order: ColMajor}, "stride 1 is shorter than a stored column of 2 elements"},
+		{Matrix{Rows: 2, Cols: 3, Stride: -4}, "negative stride"},
+		{Matrix{Rows: 2, Cols: 3, Offset: -1}, "negative offset"},
+		{Matrix{Rows: 2, Cols: 3, Order: Order(7)}, "unknown order"},
+		{Matrix{Rows: 2, Cols: 3}, "nil or freed buffer for a 2x3 matrix"},
+		{Matrix{Rows: 2, Cols: 3, Buf: freed}, "nil or freed buffer"},
+		{Matrix{Rows: 1 << 31, Cols: 1}, "exceeds the kernels' 32-bit dimensions"},
+	} {
+		err := tc.m.check("A", nil, 4)
+		if assert.Error(t, err, "%+v", tc.m) {
+			assert.Contains(t, err.Error(), "gemm: A: "+tc.err)
+		}
+	}
+	// Empty matrices need no memory.
+	assert.NoError(t, Matrix{Rows: 0, Cols: 5}.check("B", nil, 4))
+	assert.NoError(t, Matrix{Rows: 5, Cols: 0, Stride: 9}.check("B", nil, 4))
+}
+
+func TestMatrixGeometry(t *testing.T) {
+	m := Matrix{Rows: 3, Cols: 5, Offset: 2}
+	assert.Equal(t, 5, m.LD())
+	assert.Equal(t, 15, m.span())
+	tr := m.T()
+	assert.Equal(t, Matrix{Rows: 5, Cols: 3, Offset: 2, Order: ColMajor}, tr)
+	assert.Equal(t, 5, tr.LD(), "the transpose views the same memory")
+	assert.Equal(t, m, tr.T())
+	padded := Matrix{Rows: 3, Cols: 5, Stride: 8, Order: ColMajor}
+	assert.Equal(t, 4*8+3, padded.span())
+}
+
+func TestNilReceiversReturnErrors(t *testing.T) {
+	_, err := New(nil)
+	assert.Error(t, err)
+	var e *Engine
+	assert.Error(t, e.SGEMM(nil, 1, Matrix{}, Matrix{}, 0, Matrix{}))
+	assert.Error(t, e.SGEMMWith("x", nil, 1, Matrix{}, Matrix{}, 0, Matrix{}))
+}

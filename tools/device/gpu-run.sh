@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One device call: build the kernels with the machine's nvcc, record ptxas
+# resource usage, run every test (with the cuBLAS cross-check), run the bench.
+# Results go to $OUT (the device tool brings them back). Usage on the device:
+#   source .devicecarry/setup.sh && bash tools/device/gpu-run.sh [bench flags...]
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu,power.draw --format=csv
+  nvcc --version | tail -2
+  go version
+} 2>&1 | tee "$OUT/device.txt"
+
+export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}"   # gorgonia.org/cu needs the 11.8 headers
+export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
+# The packed toolchain leaves out src/go/doc, which go/format needs: restore it
+# from .devicecarry/go-doc-src.tar when it was carried.
+if [ -f .devicecarry/go-doc-src.tar ] && [ ! -d "$(go env GOROOT)/src/go/doc/comment" ]; then
+  tar -C "$(go env GOROOT)/src/go" -xf .devicecarry/go-doc-src.tar
+fi
+time make -j16 lib >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+
+# Registers, shared memory and spills of every sm_90 kernel.
+for f in kernels/generated/*.cu; do
+  n=$(basename "$f" .cu)
+  printf '%s: ' "$n"
+  nvcc -O3 -std=c++17 -I kernels/include -I . -DKGEN_ARCH=sm90 -gencode=arch=compute_90,code=sm_90 \
+    -Xptxas -v -c "$f" -o /dev/null 2>&1 | grep -E 'registers|spill' | tr -s ' ' | paste -sd' '
+done | tee "$OUT/ptxas.txt"
+
+time go test -tags cublas -count=1 -v ./... >"$OUT/test.log" 2>&1
+echo "tests exit $?" | tee -a "$OUT/test.log"
+grep -E '^(ok|FAIL)' "$OUT/test.log"
+grep -E -- '--- FAIL' "$OUT/test.log" | head -30
+echo "subtests: $(grep -cE -- '--- PASS' "$OUT/test.log") passed, $(grep -cE -- '--- FAIL' "$OUT/test.log") failed, $(grep -cE -- '--- SKIP' "$OUT/test.log") skipped"
+
+go run ./tools/bench -json "$OUT/bench.json" -svg "$OUT/bench.svg" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -60
