@@ -46,7 +46,7 @@ func TestGolden(t *testing.T) {
 		{"cheader", cheader.Emit, 1},
 		{"gobind", gobind.Emit, 1},
 		{"make", kmake.Emit, 1},
-		{"bazel", bazel.Emit, 1},
+		{"bazel", bazel.Emit, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files, err := tc.emit(m)

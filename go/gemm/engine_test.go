@@ -76,7 +76,7 @@ func TestMatrixChecks(t *testing.T) {
 		{Matrix{Rows: 2, Cols: 3, Order: Order(7)}, "unknown order"},
 		{Matrix{Rows: 2, Cols: 3}, "nil or freed buffer for a 2x3 matrix"},
 		{Matrix{Rows: 2, Cols: 3, Buf: freed}, "nil or freed buffer"},
-		{Matrix{Rows: 1 << 31, Cols: 1}, "exceeds the kernels' 32-bit dimensions"},
+		{Matrix{Rows: 1 << 31, Cols: 1}, "shape 2147483648x1 exceeds the kernels' 32-bit dimensions"},
 	} {
 		err := tc.m.check("A", nil, 4)
 		if assert.Error(t, err, "%+v", tc.m) {
