@@ -1,7 +1,7 @@
 # The non-Bazel build: nvcc builds the kernels into build/libkgen.a, then the
 # Go toolchain builds and tests everything against it.
 #
-#   make test    build the kernels, then run every test (GPU tests skip, visibly,
+#   make test    build the kernels, then run every test, verbosely (GPU tests skip, visibly,
 #                without a GPU; with one, the cuBLAS cross-checks run too)
 #   make bench   build the kernels, then time them against cuBLAS (needs a GPU)
 #
@@ -55,7 +55,7 @@ $(KGEN_BUILD)/runtime/%.o: kernels/runtime/%.cu $(KGEN_HEADERS)
 	$(NVCC) $(KGEN_NVCC_FLAGS) $(KGEN_GENCODE_ALL) -c $< -o $@
 
 test: lib
-	$(GO) test $(GO_TEST_TAGS) ./...
+	$(GO) test $(GO_TEST_TAGS) -v ./...
 
 bench: lib
 	$(GO) run ./tools/bench $(BENCH_FLAGS)
