@@ -19,6 +19,7 @@ type bencher struct {
 	blas          *cublasref.Handle
 	start, stop   *cuda.Event
 	iters, warmup int
+	peak          float64 // FP32 TFLOPS
 }
 
 func newBencher(iters, warmup int) (*bencher, error) {
@@ -39,6 +40,7 @@ func newBencher(iters, warmup int) (*bencher, error) {
 	if b.stop, err = dev.NewEvent(); err != nil {
 		return nil, err
 	}
+	b.peak = b.deviceReport().PeakTFLOPS
 	return b, nil
 }
 
@@ -49,7 +51,7 @@ func (b *bencher) close() {
 	b.dev.Close()
 }
 
-// peakTFLOPS is the FP32 peak: SMs x FP32 lanes x 2 flops x clock.
+// deviceReport describes the device; its peak is SMs x FP32 lanes x 2 flops x clock.
 func (b *bencher) deviceReport() DeviceReport {
 	info := b.dev.Info()
 	lanes := 128
@@ -156,7 +158,6 @@ func (b *bencher) cublas(s operandSet) error {
 func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 	var out []Result
 	flops := 2 * math.Pow(float64(n), 3)
-	peak := b.deviceReport().PeakTFLOPS
 	for _, order := range [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}} {
 		var insts []gemm.Instance
 		for _, in := range b.eng.Instances() {
@@ -177,7 +178,7 @@ func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 			return nil, err
 		}
 		refRes := Result{Kernel: "cublas_sgemm_" + layoutName(order), N: n, Ms: ref, TFLOPS: flops / ref / 1e9, Ratio: 1}
-		refRes.PctPeak = 100 * refRes.TFLOPS / peak
+		refRes.PctPeak = 100 * refRes.TFLOPS / b.peak
 		out = append(out, refRes)
 		want, err := b.sample(sets[0], b.cublas)
 		if err != nil {
@@ -197,7 +198,7 @@ func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 				return nil, err
 			}
 			r := Result{Kernel: in.Name, N: n, Ms: ms, TFLOPS: flops / ms / 1e9, Ratio: ref / ms, MaxRelDiff: maxRelDiff(got, want)}
-			r.PctPeak = 100 * r.TFLOPS / peak
+			r.PctPeak = 100 * r.TFLOPS / b.peak
 			out = append(out, r)
 			fmt.Printf("  n=%d %-48s %7.3f ms %6.1f TFLOPS  %.2fx cuBLAS\n", n, in.Name, ms, r.TFLOPS, r.Ratio)
 		}

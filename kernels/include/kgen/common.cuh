@@ -24,7 +24,7 @@ enum class Order { Row, Col };
 
 __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-// is_aligned16 reports whether float4 accesses at p + i*ld (i any row) are
+// vector_ok reports whether float4 accesses at p + i*ld (i any row) are
 // 16-byte aligned: the base must be, and so must every row's start.
 __host__ __device__ inline bool vector_ok(const void* p, int64_t ld) {
   return (reinterpret_cast<uintptr_t>(p) % 16 == 0) && (ld % 4 == 0);
