@@ -6,7 +6,6 @@ package kgen
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -145,10 +144,12 @@ func generatedFiles(root string) ([]string, error) {
 			return nil, err
 		}
 		for _, e := range entries {
-			if e.Type()&fs.ModeType != 0 {
+			rel := filepath.ToSlash(filepath.Join(dir, e.Name()))
+			// Follow links: under Bazel every runfile is one.
+			info, err := os.Stat(filepath.Join(root, rel))
+			if err != nil || !info.Mode().IsRegular() {
 				continue
 			}
-			rel := filepath.ToSlash(filepath.Join(dir, e.Name()))
 			content, err := os.ReadFile(filepath.Join(root, rel))
 			if err != nil {
 				return nil, err

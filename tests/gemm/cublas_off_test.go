@@ -1,4 +1,4 @@
-//go:build !cublas
+//go:build !cublas && !cublasshim
 
 package gemmtest
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
-	"github.com/kgen-gpu/kgen/tools/internal/cublasref"
+	"github.com/kgen-gpu/kgen/internal/cublasref"
 )
 
 // bencher holds the device, the engine, cuBLAS and the timing events.

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -65,16 +66,26 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut string) err
 	rep.Best = bestPerSize(rep.Results)
 	printTable(os.Stdout, rep)
 	if jsonOut != "" {
-		if err := writeJSON(jsonOut, rep); err != nil {
+		if err := writeJSON(outputPath(jsonOut), rep); err != nil {
 			return err
 		}
 	}
 	if svgOut != "" {
-		if err := os.WriteFile(svgOut, []byte(chart(rep)), 0o644); err != nil {
+		if err := os.WriteFile(outputPath(svgOut), []byte(chart(rep)), 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// outputPath resolves a relative output path against the directory the user
+// ran the command in: `bazel run` starts the bench in its runfiles tree and
+// names the user's directory in BUILD_WORKING_DIRECTORY.
+func outputPath(p string) string {
+	if wd := os.Getenv("BUILD_WORKING_DIRECTORY"); wd != "" && !filepath.IsAbs(p) {
+		return filepath.Join(wd, p)
+	}
+	return p
 }
 
 // nvccVersion is the last line of `nvcc --version`, or "nvcc unknown".
