@@ -9,6 +9,11 @@ import (
 	"sync"
 )
 
+// BuildToolkit is the version of the CUDA toolkit (nvcc) that compiled
+// kgen's runtime and kernels into this binary, e.g. "11.8.89"; it needs no
+// device.
+func BuildToolkit() string { return C.GoString(C.kgen_build_toolkit()) }
+
 // Count returns the number of CUDA devices. It returns an error matching
 // ErrNoDevice when there is no device or no driver.
 func Count() (int, error) {
@@ -61,11 +66,8 @@ func Open(ordinal int) (*Device, error) {
 		return nil, fmt.Errorf("cuda: device %d does not exist (%d devices)", ordinal, n)
 	}
 	d := &Device{ordinal: ordinal}
-	if err := d.use(); err != nil {
-		return nil, err
-	}
 	var ci C.kgen_device_info
-	if err := Check("read device properties", int(C.kgen_device_info_get(C.int(ordinal), &ci))); err != nil {
+	if err := Check(fmt.Sprintf("open device %d", ordinal), int(C.kgen_device_info_get(C.int(ordinal), &ci))); err != nil {
 		return nil, err
 	}
 	d.info = Info{
@@ -77,44 +79,66 @@ func Open(ordinal int) (*Device, error) {
 	return d, nil
 }
 
-// use makes the device current on the calling thread.
-func (d *Device) use() error {
-	return Check(fmt.Sprintf("select device %d", d.ordinal), int(C.kgen_set_device(C.int(d.ordinal))))
+// Ordinal is the device's index, -1 for a nil *Device.
+func (d *Device) Ordinal() int {
+	if d == nil {
+		return -1
+	}
+	return d.ordinal
 }
 
-// Ordinal is the device's index.
-func (d *Device) Ordinal() int { return d.ordinal }
-
-// Info returns the device's properties.
-func (d *Device) Info() Info { return d.info }
+// Info returns the device's properties, the zero Info for a nil *Device.
+func (d *Device) Info() Info {
+	if d == nil {
+		return Info{}
+	}
+	return d.info
+}
 
 // Synchronize waits for all work on the device.
 func (d *Device) Synchronize() error {
-	if err := d.live(); err != nil {
+	dev, err := d.live("synchronize device")
+	if err != nil {
 		return err
 	}
-	return Check("synchronize device", int(C.kgen_device_synchronize()))
+	return Check("synchronize device", int(C.kgen_device_synchronize(dev)))
 }
 
 // Close marks the device closed. Buffers, streams and events must be freed
-// by their owners; the CUDA context stays for the process.
+// by their owners; the CUDA context stays for the process. Closing twice is
+// an error.
 func (d *Device) Close() error {
+	if d == nil {
+		return errNil("close device", "Device")
+	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.closed {
+		return errGone("close device", "device", "closed")
+	}
 	d.closed = true
 	return nil
 }
 
-// live makes d current and fails if d is nil or closed.
-func (d *Device) live() error {
+// live is the ordinal to pass to the shim, which makes the device current
+// inside the same C call. It fails if d is nil or closed.
+func (d *Device) live(op string) (C.int, error) {
 	if d == nil {
-		return errors.New("cuda: nil *Device")
+		return 0, errNil(op, "Device")
 	}
 	d.mu.Lock()
 	closed := d.closed
 	d.mu.Unlock()
 	if closed {
-		return ErrClosed
+		return 0, errGone(op, "device", "closed")
 	}
-	return d.use()
+	return C.int(d.ordinal), nil
+}
+
+// errNil is the error of op on a nil *typ.
+func errNil(op, typ string) error { return fmt.Errorf("cuda: %s: nil *%s", op, typ) }
+
+// errGone is the error of op on a value that was freed, destroyed or closed.
+func errGone(op, what, how string) error {
+	return fmt.Errorf("cuda: %s: %s already %s: %w", op, what, how, ErrClosed)
 }

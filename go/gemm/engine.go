@@ -3,6 +3,7 @@ package gemm
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unsafe"
@@ -43,7 +44,12 @@ func New(dev *cuda.Device) (*Engine, error) {
 	if dev == nil {
 		return nil, errors.New("gemm: nil *cuda.Device")
 	}
-	cc := dev.Info().CC()
+	return newEngine(dev, dev.Info().CC())
+}
+
+// newEngine is New for a device of compute capability cc; tests pass a nil
+// device to check everything that runs before a launch.
+func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	arch, jit, err := pickArch(cc, kernels.Targets)
 	if err != nil {
 		return nil, err
@@ -87,10 +93,22 @@ func pickArch(cc int, targets []kernels.Target) (arch int, jit bool, err error) 
 // whether they run through the driver's PTX compiler.
 func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
 
-// Instances lists the fp32 GEMM kernels available on the device.
+// Instances lists the fp32 GEMM kernels available on the device. Each
+// computes a row-major C; see SGEMMWith for a column-major one.
 func (e *Engine) Instances() []Instance {
-	out := make([]Instance, len(e.sgemm))
-	for i, k := range e.sgemm {
+	if e == nil {
+		return nil
+	}
+	return instances(e.sgemm)
+}
+
+// BuiltInstances lists every fp32 GEMM kernel built into the binary, once per
+// arch it was built for: what an Engine's Instances is chosen from.
+func BuiltInstances() []Instance { return instances(kernels.SGEMMs) }
+
+func instances(ks []kernels.SGEMM) []Instance {
+	out := make([]Instance, len(ks))
+	for i, k := range ks {
 		out[i] = Instance{
 			Name: k.Name, Arch: k.Arch, A: order(k.A), B: order(k.B),
 			Block: [3]int{k.Block.M, k.Block.N, k.Block.K}, Warp: [2]int{k.Warp.M, k.Warp.N},
@@ -116,7 +134,16 @@ func (e *Engine) SGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32,
 	return e.sgemmWith("", s, alpha, a, b, beta, c)
 }
 
-// SGEMMWith is SGEMM with the instance named by name, for tests and benches.
+// SGEMMWith is SGEMM with the instance named by name, for tests and benches:
+// the named tiling is the one that runs, or the call fails.
+//
+// Every instance writes a row-major C. A column-major C is run as its
+// row-major transpose, C^T = B^T * A^T, whose operands are B^T and A^T. A
+// name from Instances whose layouts are the caller's A and B then runs as its
+// twin, the instance of the same tiling that takes B^T and A^T (_tt_ for
+// _nn_); a name that already takes B^T and A^T runs as it is. The error for
+// an instance of other layouts names the layouts the problem needs and the
+// instance with the same tiling that has them.
 func (e *Engine) SGEMMWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
 	if name == "" {
 		return errors.New("gemm: SGEMMWith needs an instance name")
@@ -128,16 +155,19 @@ func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matr
 	if e == nil {
 		return errors.New("gemm: nil *Engine")
 	}
-	if err := e.validate(a, b, c); err != nil {
+	if err := e.validate(s, a, b, c); err != nil {
 		return err
 	}
-	if c.Order == ColMajor {
+	swapped := c.Order == ColMajor
+	if swapped {
 		// A column-major C is a row-major C^T, and C^T = B^T * A^T.
+		userA, userB := a.Order, b.Order
 		a, b, c = b.T(), a.T(), c.T()
+		name = e.twin(name, userA, userB, a.Order, b.Order)
 	}
 	k, err := e.choose(name, a.Order, b.Order, c.Rows, c.Cols)
 	if err != nil {
-		return err
+		return e.explain(err, name, a.Order, b.Order, swapped)
 	}
 	if c.Rows == 0 || c.Cols == 0 {
 		return nil
@@ -151,7 +181,14 @@ func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matr
 
 const f32 = 4
 
-func (e *Engine) validate(a, b, c Matrix) error {
+func (e *Engine) validate(s *cuda.Stream, a, b, c Matrix) error {
+	switch {
+	case s == nil: // the device's default stream
+	case s.Handle() == nil:
+		return errors.New("gemm: the stream was destroyed")
+	case s.Device() != e.dev:
+		return errors.New("gemm: the stream belongs to another device")
+	}
 	for _, op := range []struct {
 		name string
 		m    Matrix
@@ -194,12 +231,64 @@ func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error
 	}
 	if len(cands) == 0 {
 		if name != "" {
-			return kernels.SGEMM{}, fmt.Errorf("gemm: no instance %q for A %s and B %s on sm_%d", name, a, b, e.arch)
+			return kernels.SGEMM{}, fmt.Errorf("gemm: no instance %q on sm_%d", name, e.arch)
 		}
 		return kernels.SGEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
 	return pickTiling(cands, m, n, e.dev.Info().Multiprocessors), nil
+}
+
+// explain replaces choose's error for an instance name that exists but takes
+// other layouts than the operands a and b that the kernel is given (after
+// the swap for a column-major C) with one that says which layouts are needed
+// and names the instance of the same tiling that takes them.
+func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error {
+	i := slices.IndexFunc(e.sgemm, func(k kernels.SGEMM) bool { return k.Name == name })
+	if name == "" || i < 0 {
+		return err
+	}
+	named := e.sgemm[i]
+	need := fmt.Sprintf("A is %s and B is %s", a, b)
+	if swapped {
+		need = fmt.Sprintf("C is column-major, so the kernel computes the row-major C^T = B^T * A^T, "+
+			"whose operands are B^T (%s) and A^T (%s)", a, b)
+	}
+	msg := fmt.Sprintf("gemm: instance %s takes A %s and B %s, but %s", name, order(named.A), order(named.B), need)
+	for _, k := range e.sgemm {
+		if order(k.A) == a && order(k.B) == b && sameTiling(k.Info, named.Info) {
+			msg += fmt.Sprintf(": %s has the same tiling and takes A %s and B %s", k.Name, a, b)
+		}
+	}
+	return errors.New(msg)
+}
+
+// twin maps a name read from Instances for the user's layouts (A userA, B
+// userB) to the instance of the same tiling that takes the swapped problem's
+// operands (a, b), so that the name a user picked for a problem runs it
+// whatever C's order. Any other name is returned as it is.
+func (e *Engine) twin(name string, userA, userB, a, b Order) string {
+	i := slices.IndexFunc(e.sgemm, func(k kernels.SGEMM) bool { return k.Name == name })
+	if name == "" || i < 0 {
+		return name
+	}
+	named := e.sgemm[i]
+	if order(named.A) != userA || order(named.B) != userB || (userA == a && userB == b) {
+		return name
+	}
+	for _, k := range e.sgemm {
+		if order(k.A) == a && order(k.B) == b && sameTiling(k.Info, named.Info) {
+			return k.Name
+		}
+	}
+	return name
+}
+
+// sameTiling reports whether x and y differ at most in name and layouts.
+func sameTiling(x, y kernels.Info) bool {
+	x.Name, x.A, x.B, x.C = "", 0, 0, 0
+	y.Name, y.A, y.B, y.C = "", 0, 0, 0
+	return x == y
 }
 
 // pickTiling applies the shape rule to candidates already in ranking order.

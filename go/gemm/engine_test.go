@@ -107,3 +107,98 @@ func TestNilReceiversReturnErrors(t *testing.T) {
 	assert.Error(t, e.SGEMM(nil, 1, Matrix{}, Matrix{}, 0, Matrix{}))
 	assert.Error(t, e.SGEMMWith("x", nil, 1, Matrix{}, Matrix{}, 0, Matrix{}))
 }
+
+// flip is the other storage order.
+func flip(o Order) Order { return 1 - o }
+
+// TestSGEMMWithRunsTheNamedInstance checks, for every layout of A, B and C
+// and every instance, that SGEMMWith accepts exactly the instances whose
+// layouts fit the problem the kernel runs: A and B themselves for a
+// row-major C, B^T and A^T for a column-major one. The problems are empty
+// (M == K == 0), so they need no memory, and everything but the launch runs
+// without a GPU.
+func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	require.NotEmpty(t, e.Instances())
+	for _, ao := range []Order{RowMajor, ColMajor} {
+		for _, bo := range []Order{RowMajor, ColMajor} {
+			for _, co := range []Order{RowMajor, ColMajor} {
+				a := Matrix{Rows: 0, Cols: 0, Order: ao}
+				b := Matrix{Rows: 0, Cols: 5, Order: bo}
+				c := Matrix{Rows: 0, Cols: 5, Order: co}
+				needA, needB := ao, bo
+				if co == ColMajor {
+					needA, needB = flip(bo), flip(ao)
+				}
+				ran := 0
+				for _, in := range e.Instances() {
+					err := e.SGEMMWith(in.Name, nil, 1, a, b, 0, c)
+					// The name of the caller's own layouts runs as its twin.
+					if (in.A == needA && in.B == needB) || (in.A == ao && in.B == bo) {
+						assert.NoError(t, err, "A %s, B %s, C %s: %s", ao, bo, co, in.Name)
+						ran++
+						continue
+					}
+					if assert.Error(t, err, "A %s, B %s, C %s: %s takes A %s and B %s", ao, bo, co, in.Name, in.A, in.B) {
+						assert.Contains(t, err.Error(), "gemm: instance "+in.Name+" takes A "+in.A.String()+" and B "+in.B.String())
+						assert.Contains(t, err.Error(), "has the same tiling and takes A "+needA.String()+" and B "+needB.String())
+						if co == ColMajor {
+							assert.Contains(t, err.Error(), "C is column-major, so the kernel computes the row-major C^T = B^T * A^T, "+
+								"whose operands are B^T ("+needA.String()+") and A^T ("+needB.String()+")")
+						}
+					}
+				}
+				fits := 1 // instances per tiling that are accepted
+				if needA != ao || needB != bo {
+					fits = 2 // the caller's layouts and the swapped problem's
+				}
+				assert.Equal(t, fits*len(e.Instances())/4, ran, "A %s, B %s, C %s", ao, bo, co)
+			}
+		}
+	}
+}
+
+func TestSGEMMWithErrors(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	a, b, c := Matrix{}, Matrix{Cols: 5}, Matrix{Cols: 5} // empty: no memory needed
+	err = e.SGEMMWith("sgemm_nn_f32_nonesuch", nil, 1, a, b, 0, c)
+	require.Error(t, err)
+	assert.Equal(t, `gemm: no instance "sgemm_nn_f32_nonesuch" on sm_90`, err.Error())
+	assert.ErrorContains(t, e.SGEMMWith("", nil, 1, a, b, 0, c), "needs an instance name")
+	assert.ErrorContains(t, e.SGEMM(&cuda.Stream{}, 1, a, b, 0, c), "gemm: the stream was destroyed")
+	assert.NoError(t, e.SGEMM(nil, 1, a, b, 0, c), "an empty problem with the default choice")
+}
+
+func TestInstancesAreTheArchsRowsOfTheTable(t *testing.T) {
+	built := BuiltInstances()
+	require.Len(t, built, len(kernels.SGEMMs))
+	for _, tgt := range kernels.Targets {
+		e, err := newEngine(nil, tgt.Arch)
+		require.NoError(t, err)
+		var want []Instance
+		for _, in := range built {
+			if in.Arch == tgt.Arch {
+				want = append(want, in)
+			}
+		}
+		require.NotEmpty(t, want, "sm_%d", tgt.Arch)
+		assert.Equal(t, want, e.Instances(), "sm_%d", tgt.Arch)
+	}
+	var nilEngine *Engine
+	assert.Empty(t, nilEngine.Instances())
+}
+
+func TestColumnMajorCRunsTheTwinOfTheCallersName(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	for _, in := range e.Instances() {
+		if in.A != RowMajor || in.B != RowMajor {
+			continue
+		}
+		twin := e.twin(in.Name, RowMajor, RowMajor, ColMajor, ColMajor)
+		assert.Equal(t, strings.Replace(in.Name, "sgemm_nn_", "sgemm_tt_", 1), twin)
+		assert.Equal(t, in.Name, e.twin(in.Name, RowMajor, RowMajor, RowMajor, RowMajor), "no swap, no twin")
+	}
+}

@@ -18,6 +18,25 @@ __global__ void fill_u32(uint32_t* dst, uint32_t value, size_t count) {
 
 int attr(int* out, cudaDeviceAttr a, int device) { return status(cudaDeviceGetAttribute(out, a, device)); }
 
+// on makes device current on this thread and then runs f, all inside the one
+// C call that the Go side makes: see kgen_runtime.h for why.
+template <class F>
+int on(int device, F f) {
+  int s = status(cudaSetDevice(device));
+  return s != 0 ? s : f();
+}
+
+cudaStream_t stream_of(void* s) { return static_cast<cudaStream_t>(s); }
+cudaEvent_t event_of(void* e) { return static_cast<cudaEvent_t>(e); }
+
+// copy_and_wait is a host copy: it returns when the copy is done.
+int copy_and_wait(int device, void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, void* stream) {
+  return on(device, [&] {
+    int r = status(cudaMemcpyAsync(dst, src, bytes, kind, stream_of(stream)));
+    return r != 0 ? r : status(cudaStreamSynchronize(stream_of(stream)));
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -29,26 +48,29 @@ int kgen_device_count(int* count) {
 
 int kgen_device_info_get(int device, kgen_device_info* info) {
   std::memset(info, 0, sizeof(*info));
-  cudaDeviceProp prop;
-  int s = status(cudaGetDeviceProperties(&prop, device));
-  if (s != 0) return s;
-  std::strncpy(info->name, prop.name, sizeof(info->name) - 1);
-  info->major = prop.major;
-  info->minor = prop.minor;
-  info->multiprocessors = prop.multiProcessorCount;
-  info->l2_bytes = prop.l2CacheSize;
-  info->smem_per_block_optin = static_cast<int>(prop.sharedMemPerBlockOptin);
-  info->total_memory = static_cast<int64_t>(prop.totalGlobalMem);
-  if (attr(&info->clock_khz, cudaDevAttrClockRate, device) != 0) {
-    info->clock_khz = 0;
-    cudaGetLastError();  // the attribute is optional: clear its error
-  }
-  if ((s = status(cudaDriverGetVersion(&info->driver_version))) != 0) return s;
-  return status(cudaRuntimeGetVersion(&info->runtime_version));
+  return on(device, [&] {
+    cudaDeviceProp prop;
+    int s = status(cudaGetDeviceProperties(&prop, device));
+    if (s != 0) return s;
+    std::strncpy(info->name, prop.name, sizeof(info->name) - 1);
+    info->major = prop.major;
+    info->minor = prop.minor;
+    info->multiprocessors = prop.multiProcessorCount;
+    info->l2_bytes = prop.l2CacheSize;
+    info->smem_per_block_optin = static_cast<int>(prop.sharedMemPerBlockOptin);
+    info->total_memory = static_cast<int64_t>(prop.totalGlobalMem);
+    if (attr(&info->clock_khz, cudaDevAttrClockRate, device) != 0) {
+      info->clock_khz = 0;
+      cudaGetLastError();  // the attribute is optional: clear its error
+    }
+    if ((s = status(cudaDriverGetVersion(&info->driver_version))) != 0) return s;
+    return status(cudaRuntimeGetVersion(&info->runtime_version));
+  });
 }
 
-int kgen_set_device(int device) { return status(cudaSetDevice(device)); }
-int kgen_device_synchronize(void) { return status(cudaDeviceSynchronize()); }
+int kgen_device_synchronize(int device) {
+  return on(device, [] { return status(cudaDeviceSynchronize()); });
+}
 
 const char* kgen_error_name(int s) {
   switch (s) {
@@ -70,59 +92,92 @@ const char* kgen_error_string(int s) {
   }
 }
 
-int kgen_malloc(void** ptr, size_t bytes) {
+int kgen_malloc(int device, void** ptr, size_t bytes) {
   *ptr = nullptr;
-  return status(cudaMalloc(ptr, bytes));
+  return on(device, [&] { return status(cudaMalloc(ptr, bytes)); });
 }
-int kgen_free(void* ptr) { return status(cudaFree(ptr)); }
-
-int kgen_memcpy_htod(void* dst, const void* src, size_t bytes, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  int r = status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s));
-  return r != 0 ? r : status(cudaStreamSynchronize(s));
-}
-int kgen_memcpy_dtoh(void* dst, const void* src, size_t bytes, void* stream) {
-  cudaStream_t s = static_cast<cudaStream_t>(stream);
-  int r = status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, s));
-  return r != 0 ? r : status(cudaStreamSynchronize(s));
-}
-int kgen_memcpy_dtod(void* dst, const void* src, size_t bytes, void* stream) {
-  return status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, static_cast<cudaStream_t>(stream)));
+int kgen_free(int device, void* ptr) {
+  return on(device, [&] { return status(cudaFree(ptr)); });
 }
 
-int kgen_fill_u32(void* dst, uint32_t value, size_t count, void* stream) {
+int kgen_memcpy_htod(int device, void* dst, const void* src, size_t bytes, void* stream) {
+  return copy_and_wait(device, dst, src, bytes, cudaMemcpyHostToDevice, stream);
+}
+int kgen_memcpy_dtoh(int device, void* dst, const void* src, size_t bytes, void* stream) {
+  return copy_and_wait(device, dst, src, bytes, cudaMemcpyDeviceToHost, stream);
+}
+int kgen_memcpy_dtod(int device, void* dst, const void* src, size_t bytes, void* stream) {
+  return on(device, [&] {
+    return status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, stream_of(stream)));
+  });
+}
+
+int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* stream) {
   if (count == 0) return 0;
-  size_t blocks = (count + 255) / 256;
-  if (blocks > 65535) blocks = 65535;
-  fill_u32<<<static_cast<unsigned>(blocks), 256, 0, static_cast<cudaStream_t>(stream)>>>(
-      static_cast<uint32_t*>(dst), value, count);
-  return status(cudaGetLastError());
+  return on(device, [&] {
+    size_t blocks = (count + 255) / 256;
+    if (blocks > 65535) blocks = 65535;
+    fill_u32<<<static_cast<unsigned>(blocks), 256, 0, stream_of(stream)>>>(static_cast<uint32_t*>(dst), value, count);
+    return status(cudaGetLastError());
+  });
 }
 
-int kgen_stream_create(void** stream) {
-  cudaStream_t s = nullptr;
-  int r = status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  *stream = s;
-  return r;
-}
-int kgen_stream_destroy(void* stream) { return status(cudaStreamDestroy(static_cast<cudaStream_t>(stream))); }
-int kgen_stream_synchronize(void* stream) {
-  return status(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)));
+int kgen_pointer_device(const void* ptr, int* device) {
+  *device = -1;
+  cudaPointerAttributes a;
+  int s = status(cudaPointerGetAttributes(&a, ptr));
+  if (s != 0) {
+    cudaGetLastError();  // not a sticky error: clear it so that the next call does not report it
+    return s;
+  }
+  if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) *device = a.device;
+  return 0;
 }
 
-int kgen_event_create(void** event) {
-  cudaEvent_t e = nullptr;
-  int r = status(cudaEventCreate(&e));
-  *event = e;
-  return r;
+int kgen_stream_create(int device, void** stream) {
+  *stream = nullptr;
+  return on(device, [&] {
+    cudaStream_t s = nullptr;
+    int r = status(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    *stream = s;
+    return r;
+  });
 }
-int kgen_event_destroy(void* event) { return status(cudaEventDestroy(static_cast<cudaEvent_t>(event))); }
-int kgen_event_record(void* event, void* stream) {
-  return status(cudaEventRecord(static_cast<cudaEvent_t>(event), static_cast<cudaStream_t>(stream)));
+int kgen_stream_destroy(int device, void* stream) {
+  return on(device, [&] { return status(cudaStreamDestroy(stream_of(stream))); });
 }
-int kgen_event_synchronize(void* event) { return status(cudaEventSynchronize(static_cast<cudaEvent_t>(event))); }
-int kgen_event_elapsed_ms(float* ms, void* start, void* end) {
-  return status(cudaEventElapsedTime(ms, static_cast<cudaEvent_t>(start), static_cast<cudaEvent_t>(end)));
+int kgen_stream_synchronize(int device, void* stream) {
+  return on(device, [&] { return status(cudaStreamSynchronize(stream_of(stream))); });
+}
+
+int kgen_event_create(int device, void** event) {
+  *event = nullptr;
+  return on(device, [&] {
+    cudaEvent_t e = nullptr;
+    int r = status(cudaEventCreate(&e));
+    *event = e;
+    return r;
+  });
+}
+int kgen_event_destroy(int device, void* event) {
+  return on(device, [&] { return status(cudaEventDestroy(event_of(event))); });
+}
+int kgen_event_record(int device, void* event, void* stream) {
+  return on(device, [&] { return status(cudaEventRecord(event_of(event), stream_of(stream))); });
+}
+int kgen_event_synchronize(int device, void* event) {
+  return on(device, [&] { return status(cudaEventSynchronize(event_of(event))); });
+}
+int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end) {
+  *ms = 0;
+  return on(device, [&] { return status(cudaEventElapsedTime(ms, event_of(start), event_of(end))); });
 }
 
 }  // extern "C"
+
+#define KGEN_STR2(x) #x
+#define KGEN_STR(x) KGEN_STR2(x)
+
+extern "C" const char* kgen_build_toolkit(void) {
+  return KGEN_STR(__CUDACC_VER_MAJOR__) "." KGEN_STR(__CUDACC_VER_MINOR__) "." KGEN_STR(__CUDACC_VER_BUILD__);
+}

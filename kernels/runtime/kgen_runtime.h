@@ -1,7 +1,12 @@
 /* kgen's CUDA runtime shim: the few runtime calls the Go libraries need,
    behind a plain-C API with no CUDA types, so that cgo never includes CUDA
    headers (and so never depends on which toolkit's headers are installed).
-   Every function returns a status from kgen_status.h. */
+   Every function returns a status from kgen_status.h.
+
+   Every function that works on a device takes its ordinal first and makes it
+   current itself, inside the one C call: a goroutine can move to another OS
+   thread between two cgo calls, so a separate "set device" call would leave
+   the work on whatever device that other thread has current. */
 #ifndef KGEN_RUNTIME_H
 #define KGEN_RUNTIME_H
 
@@ -27,29 +32,36 @@ typedef struct {
 } kgen_device_info;
 
 int kgen_device_count(int* count);
+/* Also makes the device current, so that a device that cannot be used fails here. */
 int kgen_device_info_get(int device, kgen_device_info* info);
-int kgen_set_device(int device);
-int kgen_device_synchronize(void);
+int kgen_device_synchronize(int device);
 const char* kgen_error_name(int status);
 const char* kgen_error_string(int status);
 
-int kgen_malloc(void** ptr, size_t bytes);
-int kgen_free(void* ptr);
-int kgen_memcpy_htod(void* dst, const void* src, size_t bytes, void* stream);
-int kgen_memcpy_dtoh(void* dst, const void* src, size_t bytes, void* stream);
-int kgen_memcpy_dtod(void* dst, const void* src, size_t bytes, void* stream);
+int kgen_malloc(int device, void** ptr, size_t bytes);
+int kgen_free(int device, void* ptr);
+/* The host copies wait for the copy; stream NULL is the device's default stream. */
+int kgen_memcpy_htod(int device, void* dst, const void* src, size_t bytes, void* stream);
+int kgen_memcpy_dtoh(int device, void* dst, const void* src, size_t bytes, void* stream);
+int kgen_memcpy_dtod(int device, void* dst, const void* src, size_t bytes, void* stream);
 /* kgen_fill_u32 writes value to count 32-bit words: used to poison outputs with NaN. */
-int kgen_fill_u32(void* dst, uint32_t value, size_t count, void* stream);
+int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* stream);
+/* The device whose memory ptr points into, or -1 for memory that is not device memory. */
+int kgen_pointer_device(const void* ptr, int* device);
 
-int kgen_stream_create(void** stream);
-int kgen_stream_destroy(void* stream);
-int kgen_stream_synchronize(void* stream);
+int kgen_stream_create(int device, void** stream);
+int kgen_stream_destroy(int device, void* stream);
+int kgen_stream_synchronize(int device, void* stream);
 
-int kgen_event_create(void** event);
-int kgen_event_destroy(void* event);
-int kgen_event_record(void* event, void* stream);
-int kgen_event_synchronize(void* event);
-int kgen_event_elapsed_ms(float* ms, void* start, void* end);
+int kgen_event_create(int device, void** event);
+int kgen_event_destroy(int device, void* event);
+int kgen_event_record(int device, void* event, void* stream);
+int kgen_event_synchronize(int device, void* event);
+int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end);
+
+/* The CUDA toolkit that compiled kgen's runtime and kernels, from nvcc's own
+   macros: "11.8.89". Needs no device. */
+const char* kgen_build_toolkit(void);
 
 #ifdef __cplusplus
 }

@@ -15,8 +15,7 @@ type rule struct {
 	tags            []string
 }
 
-func (r rule) test() bool   { return strings.HasSuffix(r.kind, "_test") }
-func (r rule) label() string { return "//" + r.pkg + ":" + r.name }
+func (r rule) test() bool { return strings.HasSuffix(r.kind, "_test") }
 
 var (
 	ruleRe = regexp.MustCompile(`(?ms)^(\w+)\((?:\n(.*?)^\)|([^\n]*)\)$)`)

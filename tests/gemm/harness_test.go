@@ -14,6 +14,7 @@ import (
 	"github.com/kgen-gpu/kgen/go/cpuref"
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/internal/gputest"
 )
 
 var (
@@ -34,15 +35,45 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// needGPU skips the test, saying why, when there is no usable GPU.
+// needGPU skips the test, saying why, when there is no GPU, and fails it
+// when there is none but KGEN_REQUIRE_GPU=1, or when the GPU is unusable.
 func needGPU(t *testing.T) {
 	t.Helper()
-	if devErr != nil {
-		if errors.Is(devErr, cuda.ErrNoDevice) {
-			t.Skipf("SKIP (no GPU): %v", devErr)
-		}
+	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
 		t.Fatalf("GPU present but unusable: %v", devErr)
 	}
+	gputest.Need(t, devErr)
+}
+
+// tableInstances are the rows of the generated instance table for the arch
+// the engine runs, taken from the table itself rather than from the engine:
+// what every per-instance test must cover.
+func tableInstances(t *testing.T) []gemm.Instance {
+	t.Helper()
+	arch, _ := eng.Arch()
+	var out []gemm.Instance
+	for _, in := range gemm.BuiltInstances() {
+		if in.Arch == arch {
+			out = append(out, in)
+		}
+	}
+	require.NotEmpty(t, out, "the generated table has no instance for sm_%d", arch)
+	return out
+}
+
+// requireCovered fails t unless the instances in tested are exactly those of
+// want, so that a test that ran no instance, or not all of them, fails.
+func requireCovered(t *testing.T, tested map[string]bool, want []gemm.Instance) {
+	t.Helper()
+	require.NotEmpty(t, tested, "no instance was tested")
+	var missing []string
+	for _, in := range want {
+		if !tested[in.Name] {
+			missing = append(missing, in.Name)
+		}
+	}
+	require.Empty(t, missing, "instances of the generated table that were not tested")
+	require.Len(t, tested, len(want), "instances tested %v; the table has %d", tested, len(want))
 }
 
 // problem is one shape's random inputs and their float64 reference.

@@ -27,6 +27,7 @@ var crossCheck func(t *testing.T, o operands, alpha, beta float32, got []float32
 // strides and an offset that breaks 16-byte alignment.
 func TestEveryInstanceAgainstCPU(t *testing.T) {
 	needGPU(t)
+	tested := map[string]bool{}
 	for _, sh := range shapes {
 		if testing.Short() && sh.M*sh.N*sh.K > 1<<30 {
 			continue
@@ -44,6 +45,7 @@ func TestEveryInstanceAgainstCPU(t *testing.T) {
 						if in.A != ao || in.B != bo {
 							continue
 						}
+						tested[in.Name] = true
 						for _, sc := range scalings {
 							name := fmt.Sprintf("%dx%dx%d/%s/A=%s,B=%s,C=%s/alpha=%g,beta=%g", sh.M, sh.N, sh.K, in.Name, st[0], st[1], st[2], sc.alpha, sc.beta)
 							t.Run(name, func(t *testing.T) {
@@ -62,6 +64,36 @@ func TestEveryInstanceAgainstCPU(t *testing.T) {
 			}
 		}
 	}
+	requireCovered(t, tested, tableInstances(t))
+}
+
+// flip is the other storage order.
+func flip(o gemm.Order) gemm.Order {
+	if o == gemm.RowMajor {
+		return gemm.ColMajor
+	}
+	return gemm.RowMajor
+}
+
+// TestEveryInstanceWithColumnMajorC runs every instance by name on a
+// column-major C. The kernel computes the row-major C^T = B^T * A^T, so an
+// instance taking A and B in orders (x, y) serves A in order flip(y) and B in
+// order flip(x).
+func TestEveryInstanceWithColumnMajorC(t *testing.T) {
+	needGPU(t)
+	p := getProblem(35, 79, 19)
+	tested := map[string]bool{}
+	for _, in := range eng.Instances() {
+		sa, sb := storage{order: flip(in.B), pad: 2, offset: 1}, storage{order: flip(in.A), pad: 1}
+		t.Run(fmt.Sprintf("%s/A=%s,B=%s", in.Name, sa, sb), func(t *testing.T) {
+			o := place(t, p, sa, sb, storage{order: gemm.ColMajor, pad: 3, offset: 2})
+			c := o.freshC(t, 0.5)
+			require.NoError(t, eng.SGEMMWith(in.Name, nil, 2, o.a, o.b, 0.5, c))
+			checkResult(t, o, 2, 0.5, c, download(t, c))
+		})
+		tested[in.Name] = true
+	}
+	requireCovered(t, tested, tableInstances(t))
 }
 
 // TestColumnMajorC checks the API's column-major C, which it runs as the
@@ -84,6 +116,7 @@ func TestDegenerateShapes(t *testing.T) {
 	needGPU(t)
 	p := getProblem(35, 79, 0)
 	o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor})
+	tested := map[string]bool{}
 	for _, in := range eng.Instances() {
 		if in.A != gemm.RowMajor || in.B != gemm.RowMajor {
 			continue
@@ -91,7 +124,15 @@ func TestDegenerateShapes(t *testing.T) {
 		c := o.freshC(t, 1.5)
 		require.NoError(t, eng.SGEMMWith(in.Name, nil, 1, o.a, o.b, 1.5, c))
 		checkResult(t, o, 1, 1.5, c, download(t, c))
+		tested[in.Name] = true
 	}
+	var nn []gemm.Instance
+	for _, in := range tableInstances(t) {
+		if in.A == gemm.RowMajor && in.B == gemm.RowMajor {
+			nn = append(nn, in)
+		}
+	}
+	requireCovered(t, tested, nn)
 	for _, sh := range []struct{ M, N, K int }{{0, 5, 7}, {5, 0, 7}, {0, 0, 0}} {
 		p := getProblem(sh.M, sh.N, sh.K)
 		o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor})

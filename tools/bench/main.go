@@ -10,11 +10,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
 )
 
 func main() {
@@ -53,7 +54,7 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut string) err
 	}
 	defer b.close()
 	rep := Report{Device: b.deviceReport(), Iters: iters, Warmup: warmup}
-	rep.Device.NVCC = nvccVersion()
+	rep.Device.NVCC = "nvcc " + cuda.BuildToolkit() // the toolkit that built the kernels, not the one on PATH
 	fmt.Printf("%s, sm_%d, %d SMs, driver %s, runtime %s, %s; FP32 peak %.1f TFLOPS\n",
 		rep.Device.Name, rep.Device.CC, rep.Device.SMs, rep.Device.Driver, rep.Device.Runtime, rep.Device.NVCC, rep.Device.PeakTFLOPS)
 	for _, n := range ns {
@@ -86,14 +87,4 @@ func outputPath(p string) string {
 		return filepath.Join(wd, p)
 	}
 	return p
-}
-
-// nvccVersion is the last line of `nvcc --version`, or "nvcc unknown".
-func nvccVersion() string {
-	out, err := exec.Command("nvcc", "--version").Output()
-	if err != nil {
-		return "nvcc unknown"
-	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
 }

@@ -1,0 +1,172 @@
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"testing"
+
+	"github.com/kgen-gpu/kgen/internal/gputest"
+)
+
+// roundTrip allocates two buffers on d, fills, copies and reads them back
+// through a stream of its own, checks the data and that the driver places
+// both buffers on d, and frees everything. It returns the first problem.
+func roundTrip(d *Device, words int, seed uint32) (err error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("device %d, %d words, seed %d: %s", d.Ordinal(), words, seed, fmt.Sprintf(format, args...))
+	}
+	a, err := d.Alloc(4 * words)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, a.Free()) }()
+	b, err := d.Alloc(4 * words)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, b.Free()) }()
+	s, err := d.NewStream()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, s.Destroy()) }()
+	start, err := d.NewEvent()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, start.Destroy()) }()
+	end, err := d.NewEvent()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, end.Destroy()) }()
+
+	for _, buf := range []*Buffer{a, b} {
+		on, err := buf.residentDevice()
+		if err != nil {
+			return err
+		}
+		if on != d.Ordinal() {
+			return fail("a buffer allocated for device %d lives on device %d", d.Ordinal(), on)
+		}
+	}
+	host := make([]uint32, words)
+	for i := range host {
+		host[i] = seed*7919 + uint32(i)
+	}
+	half := words / 2
+	if err := CopyFromHost(a, host[:half]); err != nil {
+		return err
+	}
+	if err := start.Record(s); err != nil {
+		return err
+	}
+	// b: seed everywhere, then a's first half copied over its second half.
+	if err := b.Fill32(s, seed); err != nil {
+		return err
+	}
+	if err := Copy(s, b, 4*(words-half), a, 0, 4*half); err != nil {
+		return err
+	}
+	if err := end.Record(s); err != nil {
+		return err
+	}
+	if err := end.Synchronize(); err != nil {
+		return err
+	}
+	if err := s.Synchronize(); err != nil {
+		return err
+	}
+	if _, err := Elapsed(start, end); err != nil {
+		return err
+	}
+	got := make([]uint32, words)
+	if err := CopyToHost(got, b); err != nil {
+		return err
+	}
+	for i, v := range got {
+		want := seed
+		if i >= words-half {
+			want = host[i-(words-half)]
+		}
+		if v != want {
+			return fail("word %d = %d, want %d", i, v, want)
+		}
+	}
+	return d.Synchronize()
+}
+
+// TestBuffersStreamsAndEvents runs the whole device API once on device 0.
+func TestBuffersStreamsAndEvents(t *testing.T) {
+	d := open(t, 0)
+	for _, words := range []int{1, 2, 1000, 1 << 20} {
+		if err := roundTrip(d, words, uint32(words)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Work must stay on its device's streams.
+	s, err := d.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &Stream{dev: &Device{ordinal: d.Ordinal() + 1}, h: s.h}
+	buf, err := d.Alloc(64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Fill32(other, 0); err == nil {
+		t.Error("Fill32 on another device's stream succeeded")
+	}
+	if err := s.Destroy(); err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Fill32(s, 0); !errors.Is(err, ErrClosed) {
+		t.Errorf("Fill32 on a destroyed stream = %v, want ErrClosed", err)
+	}
+	if err := buf.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if err := buf.Free(); !errors.Is(err, ErrClosed) {
+		t.Errorf("second Free = %v, want ErrClosed", err)
+	}
+}
+
+// TestWorkStaysOnItsDevice is the check that each shim call selects its
+// device itself: many goroutines, which the Go scheduler moves between OS
+// threads at will, allocate, fill and copy on devices 0 and 1 in turn, and
+// every buffer must be on the device it was allocated for, holding the data
+// written to it. With a separate "set device" call before each operation,
+// work lands on whichever device the thread last had current.
+func TestWorkStaysOnItsDevice(t *testing.T) {
+	n, err := Count()
+	if err != nil {
+		if !errors.Is(err, ErrNoDevice) {
+			t.Fatalf("Count: %v", err)
+		}
+		gputest.Skip(t, "Count: %v", err)
+	}
+	if n < 2 {
+		t.Skipf("SKIP (needs two GPUs, this machine has %d)", n)
+	}
+	devs := []*Device{open(t, 0), open(t, 1)}
+	const goroutines, rounds = 32, 16
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				// Three of four rounds on device 1, which no thread has current by default.
+				d := devs[min(1, (g+r)%4)]
+				if err := roundTrip(d, 1+g*97+r, uint32(g*rounds+r)); err != nil {
+					t.Error(err)
+					return
+				}
+				runtime.Gosched()
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,0 +1,41 @@
+package cuda
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestCopyRejectsPointerTypes compiles testdata/misuse, whose every copy
+// passes a slice of something that is not a fixed-size number, and requires
+// the compiler to reject each of them. It needs the go command and the source
+// tree, so it skips (visibly) where either is missing, as in a Bazel sandbox.
+func TestCopyRejectsPointerTypes(t *testing.T) {
+	src, err := os.ReadFile("testdata/misuse/main.go")
+	if err != nil {
+		t.Skipf("SKIP (no source tree): %v", err)
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("SKIP (no go command): %v", err)
+	}
+	out, err := exec.Command(goCmd, "build", "-gcflags=-e", "-o", os.DevNull, "./testdata/misuse").CombinedOutput()
+	if err == nil {
+		t.Fatal("testdata/misuse compiled: host copies accept types that are not fixed-size numbers")
+	}
+	rejected := map[string]bool{}
+	for _, m := range regexp.MustCompile(`main\.go:(\d+):\d+: .*does not satisfy (cuda\.)?Scalar`).FindAllStringSubmatch(string(out), -1) {
+		rejected[m[1]] = true
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		if strings.Contains(line, "// misuse:") && !rejected[strconv.Itoa(i+1)] {
+			t.Errorf("line %d was not rejected for not satisfying Scalar: %s", i+1, strings.TrimSpace(line))
+		}
+	}
+	if t.Failed() {
+		t.Logf("go build output:\n%s", out)
+	}
+}
