@@ -42,7 +42,7 @@ func TestGolden(t *testing.T) {
 		emit func(*ir.Module) ([]emit.File, error)
 		want int // files
 	}{
-		{"cuda", cuda.Emit, 2},
+		{"cuda", cuda.Emit, 3},
 		{"cheader", cheader.Emit, 1},
 		{"gobind", gobind.Emit, 1},
 		{"make", kmake.Emit, 1},
@@ -98,9 +98,12 @@ func firstDiff(want, got string) string {
 }
 
 func TestEmittersRejectOpsTheyDoNotKnow(t *testing.T) {
-	m := &ir.Module{SpecPath: "x.yaml", Instances: []ir.Instance{{Name: "hgemm_nn", Op: ir.GEMM, AType: ir.F16}}}
-	if _, err := cuda.Emit(m); err == nil || !strings.Contains(err.Error(), "no CUDA emitter for gemm f16") {
-		t.Fatalf("cuda.Emit on an f16 instance: %v", err)
+	m := &ir.Module{SpecPath: "x.yaml", Instances: []ir.Instance{{Name: "hgemv_n", Op: ir.GEMV, Archs: []ir.Arch{ir.SM90}}}}
+	if _, err := cuda.Emit(m); err == nil || !strings.Contains(err.Error(), "no CUDA emitter for op gemv") {
+		t.Errorf("cuda.Emit on a gemv instance: %v", err)
+	}
+	if _, err := gobind.Emit(m); err == nil || !strings.Contains(err.Error(), "no Go bindings for op gemv") {
+		t.Errorf("gobind.Emit on a gemv instance: %v", err)
 	}
 }
 

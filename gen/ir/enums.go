@@ -13,17 +13,18 @@ const (
 
 // DTypeInfo is the one table row of a DType.
 type DTypeInfo struct {
-	Name  string // spelling in the spec and in instance names
-	CUDA  string // CUDA C++ element type
-	Go    string // Go element type
-	Bytes int
+	Name    string // spelling in the spec and in instance names
+	CUDA    string // CUDA C++ element type
+	CHeader string // plain-C element type, for the header cgo reads
+	Go      string // Go element type
+	Bytes   int
 }
 
 // DTypes is the table of every DType; a test checks that every value has a row.
 var DTypes = map[DType]DTypeInfo{
-	F32:   {Name: "f32", CUDA: "float", Go: "float32", Bytes: 4},
-	F16:   {Name: "f16", CUDA: "__half", Go: "uint16", Bytes: 2},
-	GF256: {Name: "gf256", CUDA: "uint8_t", Go: "uint8", Bytes: 1},
+	F32:   {Name: "f32", CUDA: "float", CHeader: "float", Go: "float32", Bytes: 4},
+	F16:   {Name: "f16", CUDA: "__half", CHeader: "uint16_t", Go: "uint16", Bytes: 2},
+	GF256: {Name: "gf256", CUDA: "uint8_t", CHeader: "uint8_t", Go: "uint8", Bytes: 1},
 }
 
 // AllDTypes lists the DTypes in declaration order.
@@ -70,15 +71,22 @@ const (
 
 // OpInfo is the one table row of an Op.
 type OpInfo struct {
-	Name string // spelling in the spec
-	Go   string // kernels.Op constant in the Go bindings
+	Name     string // spelling in the spec
+	Go       string // kernels.Op constant in the Go bindings
+	GoTable  string // the generated table of its instances in go/internal/kernels
+	GoEntry  string // that table's element type
+	GoParams string // its launchers' parameter struct
+	Doc      string // what it computes, for comments
 }
 
 // Ops is the table of every Op.
 var Ops = map[Op]OpInfo{
-	GEMM:        {Name: "gemm", Go: "OpGEMM"},
-	GEMV:        {Name: "gemv", Go: "OpGEMV"},
-	GF256MatMul: {Name: "gf256_matmul", Go: "OpGF256MatMul"},
+	GEMM: {Name: "gemm", Go: "OpGEMM", GoTable: "GEMMs", GoEntry: "GEMM", GoParams: "GEMMParams",
+		Doc: "C = alpha * A * B + beta * C"},
+	GEMV: {Name: "gemv", Go: "OpGEMV", GoTable: "GEMVs", GoEntry: "GEMV", GoParams: "GEMVParams",
+		Doc: "y = alpha * op(A) * x + beta * y"},
+	GF256MatMul: {Name: "gf256_matmul", Go: "OpGF256MatMul", GoTable: "GF256s", GoEntry: "GF256", GoParams: "GF256Params",
+		Doc: "out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte"},
 }
 
 // AllOps lists the Ops in declaration order.

@@ -5,7 +5,7 @@ import "testing"
 func TestEveryEnumValueHasATableRow(t *testing.T) {
 	for _, d := range AllDTypes {
 		row, ok := DTypes[d]
-		if !ok || row.Name == "" || row.CUDA == "" || row.Go == "" || row.Bytes == 0 {
+		if !ok || row.Name == "" || row.CUDA == "" || row.CHeader == "" || row.Go == "" || row.Bytes == 0 {
 			t.Errorf("DType %d: incomplete table row %+v", d, row)
 		}
 		if back, ok := ParseDType(row.Name); !ok || back != d {
@@ -51,18 +51,62 @@ func TestEveryEnumValueHasATableRow(t *testing.T) {
 }
 
 func TestGemmNameEncodesConfiguration(t *testing.T) {
-	in := Instance{AType: F32, AccType: F32, ALayout: RowMajor, BLayout: ColMajor, CLayout: RowMajor,
+	types := Types{A: F32, B: F32, C: F32, Acc: F32}
+	p := &GemmParams{ALayout: RowMajor, BLayout: ColMajor, CLayout: RowMajor,
 		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0}, Stages: 2, VecGlobal: 4, VecShared: 4}
-	if got, want := GemmName("sgemm", in), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2"; got != want {
-		t.Errorf("GemmName = %q, want %q", got, want)
+	if got, want := InstanceName("sgemm", types, p), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
 	}
-	in.MinBlocksSM = 2
-	in.VecGlobal = 1
-	if got, want := GemmName("sgemm", in), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_v14_o2"; got != want {
-		t.Errorf("GemmName = %q, want %q", got, want)
+	p.MinBlocksSM = 2
+	p.VecGlobal = 1
+	if got, want := InstanceName("sgemm", types, p), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_v14_o2"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
 	}
-	in.Name = "x"
+	in := Instance{Name: "x"}
 	if got, want := in.Symbol(SM90), "kgen_x_sm90"; got != want {
 		t.Errorf("Symbol = %q, want %q", got, want)
+	}
+}
+
+func TestGF256NameEncodesConfiguration(t *testing.T) {
+	p := &GF256Params{Strategy: GFNibble, BytesPerThread: 16, Threads: 256, RowsPerBlock: 4}
+	if got, want := InstanceName("gf", Types{}, p), "gf_nibble_v16_t256_r4"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
+	for _, s := range AllGF256Strategies {
+		row, ok := GF256Strategies[s]
+		if !ok || row.Name == "" || row.CUDA == "" || row.Go == "" {
+			t.Errorf("GF256Strategy %d: incomplete table row %+v", s, row)
+		}
+		if back, ok := ParseGF256Strategy(row.Name); !ok || back != s {
+			t.Errorf("ParseGF256Strategy(%q) = %v, %v", row.Name, back, ok)
+		}
+	}
+	if len(GF256Strategies) != len(AllGF256Strategies) {
+		t.Error("GF256Strategies has a row for a value missing from AllGF256Strategies")
+	}
+}
+
+// TestEveryOpWithParamsHasASignature: the launcher of each op that a spec
+// can lower is derived from the op, with C and cgo spellings for every
+// parameter.
+func TestEveryOpWithParamsHasASignature(t *testing.T) {
+	for _, op := range []Op{GEMM, GF256MatMul} {
+		types := Types{F32, F32, F32, F32}
+		if op == GF256MatMul {
+			types = Types{GF256, GF256, GF256, GF256}
+		}
+		sig := Signature(op, types)
+		if len(sig) == 0 {
+			t.Errorf("%s: no launcher signature", op)
+		}
+		for _, p := range sig {
+			if p.Name == "" || p.Field == "" || p.C == "" || p.Cgo == "" {
+				t.Errorf("%s: incomplete parameter %+v", op, p)
+			}
+		}
+		if row := Ops[op]; row.GoTable == "" || row.GoEntry == "" || row.GoParams == "" || row.Doc == "" {
+			t.Errorf("%s: incomplete Go names %+v", op, row)
+		}
 	}
 }

@@ -1,10 +1,5 @@
 package ir
 
-import (
-	"fmt"
-	"strings"
-)
-
 // Module is everything one spec file generates.
 type Module struct {
 	SpecPath  string // as given to the generator, relative to the repo root
@@ -22,27 +17,42 @@ type Target struct {
 // Tile is a tile of the output (M x N) and of the reduction (K).
 type Tile struct{ M, N, K int }
 
-// Instance is one kernel: one configuration, one procedural name.
+// Types are the element types of a kernel's operands, output and accumulator.
+type Types struct{ A, B, C, Acc DType }
+
+// Instance is one kernel: one configuration, one procedural name. The fields
+// every kernel has are here; what only its op has is in Params.
 type Instance struct {
-	Name   string // procedural name; C symbol, Go name, test and bench key
-	Family string
-	Op     Op
-
-	AType, BType, CType, AccType DType
-	ALayout, BLayout, CLayout    Layout
-
-	Block  Tile // M, N, K of the block tile
-	Warp   Tile // M, N of a warp's tile (K unused)
-	Thread Tile // M, N of a thread's tile (K unused)
-
-	Stages      int // shared-memory buffers in the main-loop pipeline
-	VecGlobal   int // elements per global load
-	VecShared   int // elements per shared-memory load
-	MinBlocksSM int // blocks per multiprocessor asked of the register allocator
+	Name        string // procedural name; C symbol, Go name, test and bench key
+	Family      string
+	Op          Op
+	Types       Types
 	Archs       []Arch
-	Threads     int // threads per block
-	SharedBytes int // static shared memory per block
-	SpecLine    int // line of the tiling in the spec, for messages
+	Threads     int    // threads per block
+	SharedBytes int    // static shared memory per block
+	SpecLine    int    // line of the tiling in the spec, for messages
+	Params      Params // the op's own parameters; its Op() is Op
+}
+
+// Params are the parameters of one op's kernels: *GemmParams or
+// *GF256Params. Each type builds its part of the procedural name.
+type Params interface {
+	Op() Op
+	// NameTail is the part of the instance name after the family, built
+	// from every field that changes the generated code.
+	NameTail(t Types) string
+}
+
+// Gemm returns in's GEMM parameters, or nil when in is not a GEMM.
+func (in Instance) Gemm() *GemmParams {
+	p, _ := in.Params.(*GemmParams)
+	return p
+}
+
+// GF256 returns in's GF(2^8) parameters, or nil when in is another op.
+func (in Instance) GF256() *GF256Params {
+	p, _ := in.Params.(*GF256Params)
+	return p
 }
 
 // Symbol is the C launcher symbol of the instance built for arch.
@@ -50,28 +60,13 @@ func (in Instance) Symbol(a Arch) string {
 	return "kgen_" + in.Name + "_" + Arches[a].Short
 }
 
-// GemmName builds the procedural name of a GEMM instance. Every field that
-// changes the generated code is in it, so two instances never share a name
-// unless they are the same kernel.
-func GemmName(family string, in Instance) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s_%s%s", family, Layouts[in.ALayout].Letter, Layouts[in.BLayout].Letter)
-	if in.CLayout != RowMajor {
-		b.WriteString("_c" + Layouts[in.CLayout].Letter)
-	}
-	fmt.Fprintf(&b, "_%s", DTypes[in.AType].Name)
-	if in.AccType != in.AType {
-		fmt.Fprintf(&b, "acc%s", DTypes[in.AccType].Name)
-	}
-	fmt.Fprintf(&b, "_b%dx%dx%d_w%dx%d_t%dx%d_s%d",
-		in.Block.M, in.Block.N, in.Block.K, in.Warp.M, in.Warp.N, in.Thread.M, in.Thread.N, in.Stages)
-	if in.VecGlobal != 4 || in.VecShared != 4 {
-		fmt.Fprintf(&b, "_v%d%d", in.VecGlobal, in.VecShared)
-	}
-	if in.MinBlocksSM > 1 {
-		fmt.Fprintf(&b, "_o%d", in.MinBlocksSM)
-	}
-	return b.String()
+// Launch is the instance's launcher parameter list: what its op computes
+// on, in C, between the device ordinal (first) and the stream (last).
+func (in Instance) Launch() []Param { return Signature(in.Op, in.Types) }
+
+// InstanceName builds the procedural name of a kernel of family f.
+func InstanceName(family string, t Types, p Params) string {
+	return family + "_" + p.NameTail(t)
 }
 
 // Target returns the module's target for a, and whether it has one.

@@ -47,32 +47,52 @@ func TestLowerRealSpec(t *testing.T) {
 		if !slices.IsSorted(in.Archs) || len(in.Archs) == 0 {
 			t.Errorf("%s: Archs = %v, want non-empty ascending", in.Name, in.Archs)
 		}
-		if in.Name != ir.GemmName(in.Family, in) {
-			t.Errorf("%s: name does not match its fields (%s)", in.Name, ir.GemmName(in.Family, in))
+		if in.Params == nil || in.Params.Op() != in.Op {
+			t.Errorf("%s: params %T for op %s", in.Name, in.Params, in.Op)
+			continue
+		}
+		if want := ir.InstanceName(in.Family, in.Types, in.Params); in.Name != want {
+			t.Errorf("%s: name does not match its fields (%s)", in.Name, want)
 		}
 		byName[in.Name] = in
 	}
 	n := 0
+	types := func(f spec.Family) ir.Types {
+		return ir.Types{A: f.Types.A, B: f.Types.B, C: f.Types.C, Acc: f.Types.Acc}
+	}
+	check := func(name string, in ir.Instance, line, threads, smem int, f spec.Family) {
+		if in.SpecLine != line || in.Threads != threads || in.SharedBytes != smem || len(in.Archs) != len(f.Archs) {
+			t.Errorf("%s: SpecLine, Threads, SharedBytes, Archs = %d, %d, %d, %v; tiling says %d, %d, %d, %v",
+				name, in.SpecLine, in.Threads, in.SharedBytes, in.Archs, line, threads, smem, f.Archs)
+		}
+	}
 	for _, f := range s.Families {
 		for _, p := range f.Layouts {
 			for _, tl := range f.Tilings {
 				n++
-				name := ir.GemmName(f.Name, ir.Instance{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout, AType: f.Types.A, AccType: f.Types.Acc,
+				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
 					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				if in.SpecLine != tl.Line || in.Threads != tl.Threads() || in.SharedBytes != tl.SharedBytes() || len(in.Archs) != len(f.Archs) {
-					t.Errorf("%s: SpecLine, Threads, SharedBytes, Archs = %d, %d, %d, %v; tiling says %d, %d, %d, %v",
-						name, in.SpecLine, in.Threads, in.SharedBytes, in.Archs, tl.Line, tl.Threads(), tl.SharedBytes(), f.Archs)
-				}
+				check(name, in, tl.Line, tl.Threads(), tl.SharedBytes(), f)
 			}
+		}
+		for _, tl := range f.GF256 {
+			n++
+			name := ir.InstanceName(f.Name, types(f), &ir.GF256Params{Strategy: tl.Strategy, BytesPerThread: tl.BytesPerThread, Threads: tl.Threads, RowsPerBlock: tl.RowsPerBlock})
+			in, ok := byName[name]
+			if !ok {
+				t.Errorf("no instance %s", name)
+				continue
+			}
+			check(name, in, tl.Line, tl.Threads, tl.SharedBytes(), f)
 		}
 	}
 	if n != len(m.Instances) {
-		t.Errorf("%d instances, want layouts x tilings = %d", len(m.Instances), n)
+		t.Errorf("%d instances, want layouts x tilings (gemm) plus tilings (gf256_matmul) = %d", len(m.Instances), n)
 	}
 }
 
@@ -110,11 +130,13 @@ func TestLowerFields(t *testing.T) {
 	}
 	want := ir.Instance{
 		Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_v14_o3", Family: "sgemm", Op: ir.GEMM,
-		AType: ir.F32, BType: ir.F32, CType: ir.F32, AccType: ir.F32,
-		ALayout: ir.RowMajor, BLayout: ir.ColMajor, CLayout: ir.RowMajor,
-		Block: ir.Tile{M: 64, N: 64, K: 8}, Warp: ir.Tile{M: 32, N: 32}, Thread: ir.Tile{M: 4, N: 8},
-		Stages: 2, VecGlobal: 1, VecShared: 4, MinBlocksSM: 3,
+		Types: ir.Types{A: ir.F32, B: ir.F32, C: ir.F32, Acc: ir.F32},
 		Archs: []ir.Arch{ir.SM80, ir.SM90}, Threads: 128, SharedBytes: 8704, SpecLine: 12,
+		Params: &ir.GemmParams{
+			ALayout: ir.RowMajor, BLayout: ir.ColMajor, CLayout: ir.RowMajor,
+			Block: ir.Tile{M: 64, N: 64, K: 8}, Warp: ir.Tile{M: 32, N: 32}, Thread: ir.Tile{M: 4, N: 8},
+			Stages: 2, VecGlobal: 1, VecShared: 4, MinBlocksSM: 3,
+		},
 	}
 	got := m.Instances[0]
 	if !slices.Equal(got.Archs, want.Archs) {
@@ -150,5 +172,43 @@ func TestLowerRejects(t *testing.T) {
 	s.Families[0].Tilings = []spec.Tiling{{Line: 7}}
 	if _, err := Lower(s); err == nil || !strings.Contains(err.Error(), "k.yaml:7:") {
 		t.Errorf("zero tiling: %v", err)
+	}
+}
+
+const gfSrc = `version: 1
+targets:
+  - arch: sm_90
+families:
+  - name: gf
+    op: gf256_matmul
+    types: {a: gf256, b: gf256, c: gf256, acc: gf256}
+    archs: [sm_90]
+    tilings:
+      - {strategy: xorshift, bytes_per_thread: 16, threads: 256, rows_per_block: 4}
+`
+
+func TestLowerGF256(t *testing.T) {
+	m, err := Lower(parse(t, "k.yaml", []byte(gfSrc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Instances) != 1 {
+		t.Fatalf("got %d instances, want 1", len(m.Instances))
+	}
+	in := m.Instances[0]
+	want := ir.Instance{
+		Name: "gf_xorshift_v16_t256_r4", Family: "gf", Op: ir.GF256MatMul,
+		Types: ir.Types{A: ir.GF256, B: ir.GF256, C: ir.GF256, Acc: ir.GF256},
+		Archs: []ir.Arch{ir.SM90}, Threads: 256, SharedBytes: in.SharedBytes, SpecLine: 10,
+		Params: &ir.GF256Params{Strategy: ir.GFXorShift, BytesPerThread: 16, Threads: 256, RowsPerBlock: 4},
+	}
+	if !reflect.DeepEqual(in, want) {
+		t.Errorf("instance:\n got %+v\nwant %+v", in, want)
+	}
+	if in.SharedBytes <= 0 {
+		t.Errorf("SharedBytes = %d", in.SharedBytes)
+	}
+	if in.GF256() == nil || in.Gemm() != nil {
+		t.Error("accessors disagree with the op")
 	}
 }

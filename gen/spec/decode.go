@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kgen-gpu/kgen/gen/ir"
 	"gopkg.in/yaml.v3"
@@ -79,7 +80,7 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 	what := familyLabel(fam, i) // so that errors in keys before name use it
 	fam.Name = ""
 	keys := []string{"name", "op", "types", "layouts", "c_layout", "archs", "tilings"}
-	f, ok := d.fields(n, what, keys, []string{"name", "op", "types", "layouts", "archs", "tilings"})
+	f, ok := d.fields(n, what, keys, []string{"name", "op", "types", "archs", "tilings"})
 	if !ok {
 		return fam, false
 	}
@@ -101,11 +102,17 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 		fam.Types, ok = d.types(v, what+" types")
 		fam.pos.typesBad = !ok
 	}
+	gf := !fam.pos.opBad && fam.Op == ir.GF256MatMul
+	if !gf && !fam.pos.opBad && f["layouts"] == nil {
+		d.errorf(n.Line, "%s: missing required key %q", what, "layouts")
+	}
 	if v := f["c_layout"]; v != nil {
+		fam.pos.cLayout = v.Line
 		fam.CLayout, ok = enum(d, v, what+" c_layout", "layout", ir.AllLayouts, ir.ParseLayout)
 		fam.pos.opBad = fam.pos.opBad || !ok
 	}
 	if v := f["layouts"]; v != nil {
+		fam.pos.layouts = v.Line
 		items, _ := d.list(v, what+" layouts", true)
 		for _, item := range items {
 			if p, ok := d.layoutPair(item, what+" layouts"); ok {
@@ -126,10 +133,28 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 	if v := f["tilings"]; v != nil {
 		items, _ := d.list(v, what+" tilings", true)
 		for j, item := range items {
-			fam.Tilings = append(fam.Tilings, d.tiling(item, fmt.Sprintf("%s tiling %d", what, j+1)))
+			tw := fmt.Sprintf("%s tiling %d", what, j+1)
+			if gf {
+				fam.GF256 = append(fam.GF256, d.gf256Tiling(item, tw))
+			} else {
+				fam.Tilings = append(fam.Tilings, d.tiling(item, tw))
+			}
 		}
 	}
 	return fam, true
+}
+
+// hasKey reports whether n is a mapping with the key k.
+func hasKey(n *yaml.Node, k string) bool {
+	if n.Kind != yaml.MappingNode {
+		return false
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == k {
+			return true
+		}
+	}
+	return false
 }
 
 // peekName returns the value of the key "name" if n is a mapping that has
@@ -196,6 +221,10 @@ func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
 func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	t := Tiling{Line: n.Line, MinBlocksSM: 1, bad: true}
 	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm"}
+	if hasKey(n, "strategy") {
+		d.errorf(n.Line, "%s: strategy is a key of a gf256_matmul tiling; a gemm tiling takes %s", what, strings.Join(keys, ", "))
+		return t
+	}
 	f, ok := d.fields(n, what, keys, keys[:5])
 	if !ok {
 		return t
@@ -241,6 +270,38 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	if v := f["min_blocks_per_sm"]; v != nil {
 		t.MinBlocksSM, ok = d.integer(v, what+" min_blocks_per_sm")
 		good = good && ok
+	}
+	t.bad = !good
+	return t
+}
+
+func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
+	t := GF256Tiling{Line: n.Line, bad: true}
+	keys := []string{"strategy", "bytes_per_thread", "threads", "rows_per_block"}
+	if hasKey(n, "block") {
+		d.errorf(n.Line, "%s: block, warp and thread are keys of a gemm tiling; op gf256_matmul takes %s", what, strings.Join(keys, ", "))
+		return t
+	}
+	f, ok := d.fields(n, what, keys, keys)
+	if !ok {
+		return t
+	}
+	good := true
+	for _, k := range keys {
+		good = good && f[k] != nil
+	}
+	if v := f["strategy"]; v != nil {
+		t.Strategy, ok = enum(d, v, what+" strategy", "strategy", ir.AllGF256Strategies, ir.ParseGF256Strategy)
+		good = good && ok
+	}
+	for _, fld := range []struct {
+		key string
+		dst *int
+	}{{"bytes_per_thread", &t.BytesPerThread}, {"threads", &t.Threads}, {"rows_per_block", &t.RowsPerBlock}} {
+		if v := f[fld.key]; v != nil {
+			*fld.dst, ok = d.integer(v, what+" "+fld.key)
+			good = good && ok
+		}
 	}
 	t.bad = !good
 	return t

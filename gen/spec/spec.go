@@ -24,17 +24,19 @@ type Target struct {
 	flagLines []int // line of each flag, where decoded
 }
 
-// Family is a set of kernels that share an op, types and archs; it expands
-// into one instance per layout pair and tiling.
+// Family is a set of kernels that share an op, types and archs. A gemm
+// family expands into one instance per layout pair and tiling; a
+// gf256_matmul family into one per GF256 tiling.
 type Family struct {
 	Name    string
 	Op      ir.Op
 	Types   Types
-	Layouts []LayoutPair
-	CLayout ir.Layout
+	Layouts []LayoutPair // gemm only
+	CLayout ir.Layout    // gemm only
 	Archs   []ir.Arch
-	Tilings []Tiling
-	Line    int // line of the family's first key
+	Tilings []Tiling      // gemm
+	GF256   []GF256Tiling // gf256_matmul
+	Line    int           // line of the family's first key
 
 	pos familyPos
 }
@@ -45,6 +47,7 @@ type Family struct {
 // A Family built by hand has the zero familyPos and is checked in full.
 type familyPos struct {
 	name, types              int   // lines of the keys
+	layouts, cLayout         int   // lines of the keys, where present
 	layout, arch             []int // line of each item of Layouts and Archs
 	nameBad, opBad, typesBad bool  // name, op (or c_layout) or types did not decode
 }
@@ -68,6 +71,17 @@ type Tiling struct {
 	Line                int // line of the tiling's first key
 
 	bad bool // a field did not decode; its rule checks would only echo that
+}
+
+// GF256Tiling is one configuration of a gf256_matmul family.
+type GF256Tiling struct {
+	Strategy       ir.GF256Strategy
+	BytesPerThread int // bytes a thread handles per step: 4, 8 or 16
+	Threads        int // threads per block
+	RowsPerBlock   int // output rows one block makes from one read of the inputs
+	Line           int // line of the tiling's first key
+
+	bad bool // a field did not decode
 }
 
 // line returns l, or fallback where l is unknown (a hand-built Spec).

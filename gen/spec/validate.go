@@ -76,14 +76,20 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 	}
 	checkLayouts(c, what, f)
 	checkArchs(c, what, f, targets)
-	if checkTypes(c, what, f) {
+	implemented := checkTypes(c, what, f)
+	switch {
+	case f.pos.opBad:
+	case f.Op == ir.GF256MatMul:
+		checkGF256Family(c, what, f, implemented)
+	case implemented:
 		for j, t := range f.Tilings {
 			if !t.bad {
 				checkF32Tiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
 			}
 		}
 	}
-	checkDuplicateTilings(c, what, f)
+	checkDuplicates(c, what, f.Tilings, func(t Tiling) (Tiling, int, bool) { k := t; k.Line = 0; return k, t.Line, t.bad })
+	checkDuplicates(c, what, f.GF256, func(t GF256Tiling) (GF256Tiling, int, bool) { k := t; k.Line = 0; return k, t.Line, t.bad })
 }
 
 func checkLayouts(c *collector, what string, f *Family) {
@@ -125,18 +131,19 @@ func checkArchs(c *collector, what string, f *Family, targets map[ir.Arch]int) {
 	}
 }
 
-// checkDuplicateTilings rejects a tiling listed twice: both would lower to
-// instances of the same name, i.e. the same kernel built twice.
-func checkDuplicateTilings(c *collector, what string, f *Family) {
-	first := map[Tiling]int{}
-	for j, t := range f.Tilings {
-		if t.bad {
+// checkDuplicates rejects a tiling listed twice: both would lower to
+// instances of the same name, i.e. the same kernel built twice. key returns
+// a tiling without its position, its line, and whether it failed to decode.
+func checkDuplicates[T any, K comparable](c *collector, what string, tilings []T, key func(T) (K, int, bool)) {
+	first := map[K]int{}
+	for j, t := range tilings {
+		k, l, bad := key(t)
+		if bad {
 			continue
 		}
-		k := t
-		k.Line = 0
 		if i, dup := first[k]; dup {
-			c.errorf(t.Line, "%s tiling %d: same as tiling %d (line %d), so both would generate the same kernels; remove one", what, j+1, i+1, f.Tilings[i].Line)
+			_, li, _ := key(tilings[i])
+			c.errorf(l, "%s tiling %d: same as tiling %d (line %d), so both would generate the same kernels; remove one", what, j+1, i+1, li)
 		} else {
 			first[k] = j
 		}

@@ -14,7 +14,7 @@ import (
 
 // ErrUnsupportedArch means no kernels were built for the device's arch or
 // for one its binaries run on.
-var ErrUnsupportedArch = errors.New("gemm: no kernels built for this GPU's arch")
+var ErrUnsupportedArch = kernels.ErrUnsupportedArch
 
 // Instance describes one kernel the Engine can run.
 type Instance struct {
@@ -34,7 +34,7 @@ type Engine struct {
 	dev   *cuda.Device
 	arch  int
 	jit   bool
-	sgemm []kernels.SGEMM // built for arch
+	sgemm []kernels.GEMM // built for arch
 }
 
 // New picks the kernels for dev's arch: those built for it exactly, else for
@@ -50,43 +50,13 @@ func New(dev *cuda.Device) (*Engine, error) {
 // newEngine is New for a device of compute capability cc; tests pass a nil
 // device to check everything that runs before a launch.
 func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
-	arch, jit, err := pickArch(cc, kernels.Targets)
+	arch, jit, err := kernels.PickArch(cc, kernels.Targets)
 	if err != nil {
 		return nil, err
 	}
 	e := &Engine{dev: dev, arch: arch, jit: jit}
-	for _, k := range kernels.SGEMMs {
-		if k.Arch == arch {
-			e.sgemm = append(e.sgemm, k)
-		}
-	}
+	e.sgemm = kernels.ForArch(kernels.GEMMs, arch)
 	return e, nil
-}
-
-func pickArch(cc int, targets []kernels.Target) (arch int, jit bool, err error) {
-	best, bestPTX := 0, 0
-	for _, t := range targets {
-		if t.Arch == cc {
-			return cc, false, nil
-		}
-		if t.Arch/10 == cc/10 && t.Arch < cc && t.Arch > best {
-			best = t.Arch
-		}
-		if t.PTX && t.Arch < cc && t.Arch > bestPTX {
-			bestPTX = t.Arch
-		}
-	}
-	if best != 0 {
-		return best, false, nil
-	}
-	if bestPTX != 0 {
-		return bestPTX, true, nil
-	}
-	var built []string
-	for _, t := range targets {
-		built = append(built, fmt.Sprintf("sm_%d", t.Arch))
-	}
-	return 0, false, fmt.Errorf("%w: the device is sm_%d, kernels are built for %s", ErrUnsupportedArch, cc, strings.Join(built, ", "))
 }
 
 // Arch is the compute capability (times ten) of the kernels in use, and
@@ -104,16 +74,16 @@ func (e *Engine) Instances() []Instance {
 
 // BuiltInstances lists every fp32 GEMM kernel built into the binary, once per
 // arch it was built for: what an Engine's Instances is chosen from.
-func BuiltInstances() []Instance { return instances(kernels.SGEMMs) }
+func BuiltInstances() []Instance { return instances(kernels.GEMMs) }
 
-func instances(ks []kernels.SGEMM) []Instance {
+func instances(ks []kernels.GEMM) []Instance {
 	out := make([]Instance, len(ks))
 	for i, k := range ks {
 		out[i] = Instance{
-			Name: k.Name, Arch: k.Arch, A: order(k.A), B: order(k.B),
-			Block: [3]int{k.Block.M, k.Block.N, k.Block.K}, Warp: [2]int{k.Warp.M, k.Warp.N},
-			Thread: [2]int{k.Thread.M, k.Thread.N}, Stages: k.Stages, Threads: k.Threads,
-			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.MinBlocksPerSM,
+			Name: k.Name, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
+			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
+			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM,
 		}
 	}
 	return out
@@ -172,8 +142,8 @@ func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matr
 	if c.Rows == 0 || c.Cols == 0 {
 		return nil
 	}
-	p := kernels.SGEMMParams{
-		M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
+	p := kernels.GEMMParams{
+		Device: e.dev.Ordinal(), M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
 		A: elem(a), LDA: a.LD(), B: elem(b), LDB: b.LD(), C: elem(c), LDC: c.LD(), Stream: s.Handle(),
 	}
 	return cuda.Check(k.Name, k.Launch(&p))
@@ -222,18 +192,18 @@ func elem(m Matrix) unsafe.Pointer {
 // choose finds the instance named name, or for an empty name the one that
 // suits an m x n output: the first tiling in ranking order that gives every
 // multiprocessor at least one block, else the one giving the most blocks.
-func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error) {
-	var cands []kernels.SGEMM
+func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.GEMM, error) {
+	var cands []kernels.GEMM
 	for _, k := range e.sgemm {
-		if order(k.A) == a && order(k.B) == b && (name == "" || k.Name == name) {
+		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && (name == "" || k.Name == name) {
 			cands = append(cands, k)
 		}
 	}
 	if len(cands) == 0 {
 		if name != "" {
-			return kernels.SGEMM{}, fmt.Errorf("gemm: no instance %q on sm_%d", name, e.arch)
+			return kernels.GEMM{}, fmt.Errorf("gemm: no instance %q on sm_%d", name, e.arch)
 		}
-		return kernels.SGEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
+		return kernels.GEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
 	return pickTiling(cands, m, n, e.dev.Info().Multiprocessors), nil
@@ -244,7 +214,7 @@ func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.SGEMM, error
 // the swap for a column-major C) with one that says which layouts are needed
 // and names the instance of the same tiling that takes them.
 func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error {
-	i := slices.IndexFunc(e.sgemm, func(k kernels.SGEMM) bool { return k.Name == name })
+	i := slices.IndexFunc(e.sgemm, func(k kernels.GEMM) bool { return k.Name == name })
 	if name == "" || i < 0 {
 		return err
 	}
@@ -254,9 +224,9 @@ func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error
 		need = fmt.Sprintf("C is column-major, so the kernel computes the row-major C^T = B^T * A^T, "+
 			"whose operands are B^T (%s) and A^T (%s)", a, b)
 	}
-	msg := fmt.Sprintf("gemm: instance %s takes A %s and B %s, but %s", name, order(named.A), order(named.B), need)
+	msg := fmt.Sprintf("gemm: instance %s takes A %s and B %s, but %s", name, order(named.Tiling.A), order(named.Tiling.B), need)
 	for _, k := range e.sgemm {
-		if order(k.A) == a && order(k.B) == b && sameTiling(k.Info, named.Info) {
+		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, named) {
 			msg += fmt.Sprintf(": %s has the same tiling and takes A %s and B %s", k.Name, a, b)
 		}
 	}
@@ -268,16 +238,16 @@ func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error
 // operands (a, b), so that the name a user picked for a problem runs it
 // whatever C's order. Any other name is returned as it is.
 func (e *Engine) twin(name string, userA, userB, a, b Order) string {
-	i := slices.IndexFunc(e.sgemm, func(k kernels.SGEMM) bool { return k.Name == name })
+	i := slices.IndexFunc(e.sgemm, func(k kernels.GEMM) bool { return k.Name == name })
 	if name == "" || i < 0 {
 		return name
 	}
 	named := e.sgemm[i]
-	if order(named.A) != userA || order(named.B) != userB || (userA == a && userB == b) {
+	if order(named.Tiling.A) != userA || order(named.Tiling.B) != userB || (userA == a && userB == b) {
 		return name
 	}
 	for _, k := range e.sgemm {
-		if order(k.A) == a && order(k.B) == b && sameTiling(k.Info, named.Info) {
+		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, named) {
 			return k.Name
 		}
 	}
@@ -285,15 +255,15 @@ func (e *Engine) twin(name string, userA, userB, a, b Order) string {
 }
 
 // sameTiling reports whether x and y differ at most in name and layouts.
-func sameTiling(x, y kernels.Info) bool {
-	x.Name, x.A, x.B, x.C = "", 0, 0, 0
-	y.Name, y.A, y.B, y.C = "", 0, 0, 0
-	return x == y
+func sameTiling(x, y kernels.GEMM) bool {
+	x.Tiling.A, x.Tiling.B, x.Tiling.C = 0, 0, 0
+	y.Tiling.A, y.Tiling.B, y.Tiling.C = 0, 0, 0
+	return x.Tiling == y.Tiling && x.Family == y.Family && x.Threads == y.Threads && x.SharedBytes == y.SharedBytes
 }
 
 // pickTiling applies the shape rule to candidates already in ranking order.
-func pickTiling(cands []kernels.SGEMM, m, n, sms int) kernels.SGEMM {
-	blocks := func(k kernels.SGEMM) int { return ceilDiv(m, k.Block.M) * ceilDiv(n, k.Block.N) }
+func pickTiling(cands []kernels.GEMM, m, n, sms int) kernels.GEMM {
+	blocks := func(k kernels.GEMM) int { return ceilDiv(m, k.Tiling.Block.M) * ceilDiv(n, k.Tiling.Block.N) }
 	best := cands[0]
 	for _, k := range cands {
 		if blocks(k) >= sms {

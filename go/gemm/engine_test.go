@@ -1,7 +1,6 @@
 package gemm
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -12,40 +11,10 @@ import (
 	"github.com/kgen-gpu/kgen/go/internal/kernels"
 )
 
-func TestPickArch(t *testing.T) {
-	targets := []kernels.Target{{Arch: 80}, {Arch: 86}, {Arch: 89}, {Arch: 90, PTX: true}}
-	for _, tc := range []struct {
-		cc, want int
-		jit      bool
-		err      string
-	}{
-		{cc: 90, want: 90},
-		{cc: 86, want: 86},
-		{cc: 87, want: 86}, // same major: sm_86 machine code runs on sm_87
-		{cc: 80, want: 80},
-		{cc: 100, want: 90, jit: true}, // newer major: PTX
-		{cc: 120, want: 90, jit: true},
-		{cc: 75, err: "the device is sm_75, kernels are built for sm_80, sm_86, sm_89, sm_90"},
-	} {
-		got, jit, err := pickArch(tc.cc, targets)
-		if tc.err != "" {
-			require.Error(t, err, "sm_%d", tc.cc)
-			assert.True(t, errors.Is(err, ErrUnsupportedArch))
-			assert.Contains(t, err.Error(), tc.err)
-			continue
-		}
-		require.NoError(t, err, "sm_%d", tc.cc)
-		assert.Equal(t, tc.want, got, "sm_%d", tc.cc)
-		assert.Equal(t, tc.jit, jit, "sm_%d", tc.cc)
-	}
-	_, _, err := pickArch(100, []kernels.Target{{Arch: 80}, {Arch: 90}})
-	assert.Error(t, err, "without PTX a newer major has no kernels")
-}
-
 func TestPickTiling(t *testing.T) {
-	big := kernels.SGEMM{Info: kernels.Info{Name: "big", Block: kernels.Tile{M: 128, N: 128, K: 8}}}
-	small := kernels.SGEMM{Info: kernels.Info{Name: "small", Block: kernels.Tile{M: 64, N: 64, K: 8}}}
-	cands := []kernels.SGEMM{big, small}
+	big := kernels.GEMM{Info: kernels.Info{Name: "big"}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 128, N: 128, K: 8}}}
+	small := kernels.GEMM{Info: kernels.Info{Name: "small"}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}}}
+	cands := []kernels.GEMM{big, small}
 	assert.Equal(t, "big", pickTiling(cands, 4096, 4096, 132).Name, "1024 blocks fill 132 SMs")
 	assert.Equal(t, "small", pickTiling(cands, 1024, 1024, 132).Name, "64 big blocks leave SMs idle; 256 small ones do not")
 	assert.Equal(t, "small", pickTiling(cands, 100, 100, 132).Name, "neither fills the GPU: the most blocks wins")
@@ -55,7 +24,7 @@ func TestPickTiling(t *testing.T) {
 func TestRankingNamesRealTilings(t *testing.T) {
 	for _, suffix := range ranking {
 		found := false
-		for _, k := range kernels.SGEMMs {
+		for _, k := range kernels.GEMMs {
 			found = found || strings.HasSuffix(k.Name, suffix)
 		}
 		assert.True(t, found, "ranking lists %q, which no generated instance has", suffix)
@@ -173,7 +142,7 @@ func TestSGEMMWithErrors(t *testing.T) {
 
 func TestInstancesAreTheArchsRowsOfTheTable(t *testing.T) {
 	built := BuiltInstances()
-	require.Len(t, built, len(kernels.SGEMMs))
+	require.Len(t, built, len(kernels.GEMMs))
 	for _, tgt := range kernels.Targets {
 		e, err := newEngine(nil, tgt.Arch)
 		require.NoError(t, err)

@@ -11,8 +11,7 @@ using Config = kgen::sgemm::Config<128, 128, 8, 32, 64, 8, 8, /*min blocks per S
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 
-extern "C" int KGEN_EXPORT(kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2)(int m, int n, int k, float alpha, const float* a, int64_t lda,
-                                            const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
-                                            void* stream) {
+extern "C" int KGEN_EXPORT(kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2)(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream) {
+  KGEN_BIND_DEVICE(device);
   return kgen::sgemm::launch<Config>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, static_cast<cudaStream_t>(stream));
 }

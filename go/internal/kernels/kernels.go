@@ -1,7 +1,8 @@
 // Package kernels is the table of generated kernel instances and their cgo
 // launchers. kernels_gen.go is written by kgen from kernels/spec.yaml; this
-// file holds the types it uses. Only go/ packages use it: the public API is
-// go/gemm.
+// file holds the types it uses, one table type per op, and dispatch.go the
+// arch choice every family shares. Only go/ packages use it: the public APIs
+// are go/gemm and go/rs.
 package kernels
 
 import "unsafe"
@@ -31,22 +32,33 @@ type Target struct {
 // Tile is an M x N x K tile.
 type Tile struct{ M, N, K int }
 
-// Info describes one instance built for one arch.
+// Info is what every instance has, whatever its op: it describes one
+// instance built for one arch.
 type Info struct {
-	Name           string // procedural name from the spec
-	Arch           int    // compute capability times ten
+	Name        string // procedural name from the spec
+	Family      string
+	Arch        int // compute capability times ten
+	Threads     int
+	SharedBytes int
+}
+
+// Base returns the Info of a table entry (every entry type embeds one).
+func (i Info) Base() Info { return i }
+
+// GEMMTiling is a GEMM instance's own parameters.
+type GEMMTiling struct {
 	A, B, C        Layout
 	Block          Tile
 	Warp, Thread   Tile // K unused
 	Stages         int
-	Threads        int
-	SharedBytes    int
 	MinBlocksPerSM int
 }
 
-// SGEMMParams are a launcher's arguments. A, B and C are device pointers,
-// Stream a cudaStream_t (nil for the default stream).
-type SGEMMParams struct {
+// GEMMParams are a GEMM launcher's arguments. A, B and C are device
+// pointers on Device, Stream a cudaStream_t of that device (nil for its
+// default stream).
+type GEMMParams struct {
+	Device      int
 	M, N, K     int
 	Alpha, Beta float32
 	A, B, C     unsafe.Pointer
@@ -55,9 +67,58 @@ type SGEMMParams struct {
 	Stream      unsafe.Pointer
 }
 
-// SGEMM is an fp32 GEMM instance: its description and its launcher, which
-// returns a status from kernels/runtime/kgen_status.h.
-type SGEMM struct {
+// GEMM is a GEMM instance: its description and its launcher, which returns
+// a status from kernels/runtime/kgen_status.h.
+type GEMM struct {
 	Info
-	Launch func(*SGEMMParams) int
+	Tiling GEMMTiling
+	Launch func(*GEMMParams) int
+}
+
+// GF256Strategy is how a GF(2^8) kernel multiplies bytes by coefficients.
+type GF256Strategy int
+
+const (
+	GFTable       GF256Strategy = iota // 256-entry product tables in shared memory
+	GFNibble                           // 16-entry nibble tables, byte permutes
+	GFXorShift                         // XOR-only multiplication on packed words
+	GFNaiveLogExp                      // reference: one byte per thread, log/exp
+	GFTiledLogExp                      // reference: log/exp tables in shared memory
+)
+
+var strategyNames = [...]string{"table", "nibble", "xorshift", "naive", "tiled"}
+
+func (s GF256Strategy) String() string {
+	if s < 0 || int(s) >= len(strategyNames) {
+		return "unknown"
+	}
+	return strategyNames[s]
+}
+
+// GF256Config is a GF(2^8) instance's own parameters.
+type GF256Config struct {
+	Strategy       GF256Strategy
+	BytesPerThread int
+	RowsPerBlock   int
+}
+
+// GF256Params are a GF(2^8) launcher's arguments: out[r] = XOR over j of
+// Coeffs[r*K+j] * in[j] for r < Rows, over Len bytes of each shard. Coeffs,
+// In and Out are device pointers on Device; In and Out point at device
+// arrays of K and Rows device pointers.
+type GF256Params struct {
+	Device     int
+	Coeffs     unsafe.Pointer
+	Rows, K    int
+	In, Out    unsafe.Pointer
+	Len        int64
+	Accumulate int // 1: XOR into out
+	Stream     unsafe.Pointer
+}
+
+// GF256 is a GF(2^8) matrix-product instance.
+type GF256 struct {
+	Info
+	Config GF256Config
+	Launch func(*GF256Params) int
 }

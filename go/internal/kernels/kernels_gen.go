@@ -13,726 +13,729 @@ var Targets = []Target{
 	{Arch: 90, PTX: true},
 }
 
-// SGEMMs lists every fp32 GEMM instance once per arch it is built for.
-var SGEMMs = []SGEMM{
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+// GEMMs lists every gemm instance once per arch it is built for.
+var GEMMs = []GEMM{
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 80, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 86, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 89, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 90, A: RowMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 80, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 86, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 89, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 90, A: RowMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 80, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 86, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 89, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Arch: 90, A: ColMajor, B: RowMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 33792, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-		Stages: 2, Threads: 256, SharedBytes: 16896, MinBlocksPerSM: 2},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 2, MinBlocksPerSM: 2},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-		Stages: 2, Threads: 256, SharedBytes: 25088, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 80, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 86, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 89, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Arch: 90, A: ColMajor, B: ColMajor, C: RowMajor,
-		Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-		Stages: 2, Threads: 128, SharedBytes: 8704, MinBlocksPerSM: 1},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+		Tiling: GEMMTiling{A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 2, MinBlocksPerSM: 1},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90},
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+// GF256s lists every gf256_matmul instance once per arch it is built for.
+var GF256s = []GF256{}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *SGEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA),
-		(*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
 }

@@ -17,6 +17,16 @@
 // KGEN_EXPORT(kgen_x) is the launcher symbol kgen_x_<arch>.
 #define KGEN_EXPORT(name) KGEN_CAT(name, KGEN_ARCH)
 
+// KGEN_BIND_DEVICE(d) makes device d current on the calling thread, in the
+// same C call as the launch that follows: cgo may move a goroutine to
+// another thread between two calls, so a separate "set device" call would
+// not bind anything. It returns the cudaError_t from the launcher on failure.
+#define KGEN_BIND_DEVICE(d)                    \
+  do {                                         \
+    cudaError_t kgen_bind_err_ = cudaSetDevice(d); \
+    if (kgen_bind_err_ != cudaSuccess) return static_cast<int>(kgen_bind_err_); \
+  } while (0)
+
 namespace kgen {
 
 // Order is the storage order of a matrix relative to its logical shape.

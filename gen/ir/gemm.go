@@ -1,0 +1,48 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+)
+
+// GemmParams are the parameters of a GEMM kernel on CUDA cores: operand
+// layouts and the block, warp and thread tiles.
+type GemmParams struct {
+	ALayout, BLayout, CLayout Layout
+
+	Block  Tile // M, N, K of the block tile
+	Warp   Tile // M, N of a warp's tile (K unused)
+	Thread Tile // M, N of a thread's tile (K unused)
+
+	Stages      int // shared-memory buffers in the main-loop pipeline
+	VecGlobal   int // elements per global load
+	VecShared   int // elements per shared-memory load
+	MinBlocksSM int // blocks per multiprocessor asked of the register allocator
+}
+
+// Op is GEMM.
+func (*GemmParams) Op() Op { return GEMM }
+
+// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s2_o2": layouts, dtype,
+// tiles and every non-default choice, so two instances never share a name
+// unless they are the same kernel.
+func (p *GemmParams) NameTail(t Types) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s%s", Layouts[p.ALayout].Letter, Layouts[p.BLayout].Letter)
+	if p.CLayout != RowMajor {
+		b.WriteString("_c" + Layouts[p.CLayout].Letter)
+	}
+	fmt.Fprintf(&b, "_%s", DTypes[t.A].Name)
+	if t.Acc != t.A {
+		fmt.Fprintf(&b, "acc%s", DTypes[t.Acc].Name)
+	}
+	fmt.Fprintf(&b, "_b%dx%dx%d_w%dx%d_t%dx%d_s%d",
+		p.Block.M, p.Block.N, p.Block.K, p.Warp.M, p.Warp.N, p.Thread.M, p.Thread.N, p.Stages)
+	if p.VecGlobal != 4 || p.VecShared != 4 {
+		fmt.Fprintf(&b, "_v%d%d", p.VecGlobal, p.VecShared)
+	}
+	if p.MinBlocksSM > 1 {
+		fmt.Fprintf(&b, "_o%d", p.MinBlocksSM)
+	}
+	return b.String()
+}

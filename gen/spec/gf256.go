@@ -1,0 +1,81 @@
+package spec
+
+import (
+	"fmt"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
+)
+
+// maxGFRows bounds rows per block: a GF(2^8) code has at most 256 shards.
+const maxGFRows = 256
+
+// SharedBytes is the static shared memory of a GF(2^8) kernel: what its
+// strategy stages for the output rows of one block, over at most
+// gf256KTile inputs at a time (the kernel walks the inputs in such tiles).
+func (t GF256Tiling) SharedBytes() int {
+	switch t.Strategy {
+	case ir.GFTable:
+		return t.RowsPerBlock * gf256KTile * 256 // a product table per coefficient
+	case ir.GFNibble:
+		return t.RowsPerBlock * gf256KTile * 32 // low and high nibble tables
+	case ir.GFTiledLogExp:
+		return 2*256 + t.RowsPerBlock*gf256KTile // log and exp tables, coefficients
+	}
+	return t.RowsPerBlock * gf256KTile // coefficients
+}
+
+// gf256KTile is how many inputs a GF(2^8) kernel stages per step
+// (kgen::gf256 kKTile).
+const gf256KTile = 16
+
+// checkGF256Family checks what only a gf256_matmul family has: no layouts,
+// and the rules of the GF(2^8) kernel for each tiling.
+func checkGF256Family(c *collector, what string, f *Family, implemented bool) {
+	if len(f.Layouts) > 0 || f.pos.layouts > 0 {
+		c.errorf(line(f.pos.layouts, f.Line), "%s: layouts do not apply to op gf256_matmul (shards are byte vectors); remove the key", what)
+	}
+	if f.pos.cLayout > 0 {
+		c.errorf(f.pos.cLayout, "%s: c_layout does not apply to op gf256_matmul; remove the key", what)
+	}
+	if !implemented {
+		return
+	}
+	for j, t := range f.GF256 {
+		if !t.bad {
+			checkGF256Tiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+		}
+	}
+}
+
+func checkGF256Tiling(c *collector, what string, t GF256Tiling, archs []ir.Arch) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	if _, ok := ir.GF256Strategies[t.Strategy]; !ok {
+		errorf("unknown strategy %d", t.Strategy)
+		return
+	}
+	switch t.BytesPerThread {
+	case 4, 8, 16:
+	default:
+		errorf("bytes_per_thread (%d) must be 4, 8 or 16: bytes are packed into 32-bit words", t.BytesPerThread)
+	}
+	if t.Strategy == ir.GFNaiveLogExp && t.BytesPerThread != 4 {
+		errorf("strategy naive reads one byte per thread per step; give bytes_per_thread: 4 (its name part)")
+	}
+	if t.RowsPerBlock < 1 || t.RowsPerBlock > maxGFRows {
+		errorf("rows_per_block (%d) must be between 1 and %d", t.RowsPerBlock, maxGFRows)
+		return
+	}
+	if t.Threads < 32 || t.Threads%32 != 0 || t.Threads > maxTile {
+		errorf("threads (%d) must be a positive multiple of 32 (whole warps)", t.Threads)
+		return
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return t.Threads > a.MaxThreads },
+		func(max int, on string) {
+			errorf("%d threads per block exceed the limit of %d on %s; use fewer", t.Threads, max, on)
+		})
+	smem := t.SharedBytes()
+	perArch(archs, func(a ir.ArchInfo) int { return a.StaticSmem }, func(a ir.ArchInfo) bool { return smem > a.StaticSmem },
+		func(max int, on string) {
+			errorf("%d bytes of shared memory exceed the static limit of %d on %s; lower rows_per_block", smem, max, on)
+		})
+}
