@@ -170,3 +170,61 @@ func TestWorkStaysOnItsDevice(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestPinnedAsyncRoundTrip queues host -> device -> host copies through
+// pinned memory on a stream, at odd offsets and lengths, and checks every
+// byte and the guard bytes around the destination range.
+func TestPinnedAsyncRoundTrip(t *testing.T) {
+	d := open(t, 0)
+	s, err := d.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Destroy()
+	const n = 1<<20 + 3
+	src, err := d.AllocHost(n + 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Free()
+	dst, err := d.AllocHost(n + 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Free()
+	dev, err := d.Alloc(n + 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Free()
+	for i := range src.Bytes() {
+		src.Bytes()[i] = byte(i*7 + 3)
+	}
+	guard := dst.Bytes()
+	for i := range guard {
+		guard[i] = 0xA5
+	}
+	if err := CopyToDeviceAsync(s, dev, 5, src, 7, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := CopyToHostAsync(s, dst, 8, dev, 5, n); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
+	got := dst.Bytes()
+	for i := 0; i < n; i++ {
+		if got[8+i] != src.Bytes()[7+i] {
+			t.Fatalf("byte %d = %d, want %d", i, got[8+i], src.Bytes()[7+i])
+		}
+	}
+	for _, i := range []int{0, 7, 8 + n, n + 15} {
+		if got[i] != 0xA5 {
+			t.Fatalf("guard byte %d overwritten: %#x", i, got[i])
+		}
+	}
+	if err := CopyToDeviceAsync(s, dev, 6, src, 0, n); err == nil {
+		t.Error("a copy past the device buffer's end was queued")
+	}
+}

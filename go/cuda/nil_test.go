@@ -24,10 +24,12 @@ func TestEveryMethodOfNilAndDeadValues(t *testing.T) {
 		{"nil *Buffer", (*Buffer)(nil), false},
 		{"nil *Stream", (*Stream)(nil), false},
 		{"nil *Event", (*Event)(nil), false},
+		{"nil *HostBuffer", (*HostBuffer)(nil), false},
 		{"closed Device", &Device{ordinal: 3, closed: true}, true},
 		{"freed Buffer", &Buffer{}, true},
 		{"destroyed Stream", &Stream{dev: &Device{}}, true},
 		{"destroyed Event", &Event{dev: &Device{}}, true},
+		{"freed HostBuffer", &HostBuffer{}, true},
 	} {
 		v := reflect.ValueOf(tc.recv)
 		typ := v.Type().Elem().Name()
@@ -83,7 +85,7 @@ type half uint16
 // TestFunctionsOnNilAndDeadValues covers the package's functions that take
 // buffers and events.
 func TestFunctionsOnNilAndDeadValues(t *testing.T) {
-	freed, dead := &Buffer{}, &Event{dev: &Device{}}
+	freed, dead, freedHost := &Buffer{}, &Event{dev: &Device{}}, &HostBuffer{}
 	for name, call := range map[string]func() error{
 		"CopyFromHost nil":        func() error { return CopyFromHost((*Buffer)(nil), []float32{1}) },
 		"CopyFromHost freed":      func() error { return CopyFromHost(freed, []half{1}) },
@@ -98,6 +100,10 @@ func TestFunctionsOnNilAndDeadValues(t *testing.T) {
 		"Elapsed destroyed":       func() error { _, err := Elapsed(dead, dead); return err },
 		"Elapsed nil end":         func() error { _, err := Elapsed(dead, nil); return err },
 		"residentDevice of freed": func() error { _, err := freed.residentDevice(); return err },
+		"CopyToDeviceAsync nil":   func() error { return CopyToDeviceAsync(nil, nil, 0, nil, 0, 0) },
+		"CopyToDeviceAsync freed": func() error { return CopyToDeviceAsync(nil, freed, 0, freedHost, 0, 0) },
+		"CopyToHostAsync nil":     func() error { return CopyToHostAsync(nil, nil, 0, nil, 0, 0) },
+		"CopyToHostAsync freed":   func() error { return CopyToHostAsync(nil, freedHost, 0, freed, 0, 0) },
 	} {
 		func() {
 			defer func() {

@@ -112,6 +112,19 @@ int kgen_memcpy_dtod(int device, void* dst, const void* src, size_t bytes, void*
   });
 }
 
+int kgen_host_alloc(int device, void** ptr, size_t bytes) {
+  return on(device, [&] { return status(cudaHostAlloc(ptr, bytes, cudaHostAllocPortable)); });
+}
+int kgen_host_free(int device, void* ptr) {
+  return on(device, [&] { return status(cudaFreeHost(ptr)); });
+}
+int kgen_memcpy_htod_async(int device, void* dst, const void* src, size_t bytes, void* stream) {
+  return on(device, [&] { return status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream_of(stream))); });
+}
+int kgen_memcpy_dtoh_async(int device, void* dst, const void* src, size_t bytes, void* stream) {
+  return on(device, [&] { return status(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream_of(stream))); });
+}
+
 int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* stream) {
   if (count == 0) return 0;
   return on(device, [&] {

@@ -59,6 +59,16 @@ int kgen_event_record(int device, void* event, void* stream);
 int kgen_event_synchronize(int device, void* event);
 int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end);
 
+/* Page-locked host memory, which copies to and from the device read and
+   write directly (and asynchronously); device only selects the context. */
+int kgen_host_alloc(int device, void** ptr, size_t bytes);
+int kgen_host_free(int device, void* ptr);
+/* Copies that are queued on stream and return at once; the host side must
+   be page-locked (kgen_host_alloc) and stay untouched until the stream gets
+   there. */
+int kgen_memcpy_htod_async(int device, void* dst, const void* src, size_t bytes, void* stream);
+int kgen_memcpy_dtoh_async(int device, void* dst, const void* src, size_t bytes, void* stream);
+
 /* The CUDA toolkit that compiled kgen's runtime and kernels, from nvcc's own
    macros: "11.8.89". Needs no device. */
 const char* kgen_build_toolkit(void);

@@ -1,0 +1,182 @@
+package gf256
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"unsafe"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
+)
+
+// MaxShards bounds the inputs and the outputs of one product: a GF(2^8)
+// code has at most 256 shards.
+const MaxShards = 256
+
+// Shard is a byte range of a device buffer that starts at byte Off; the
+// length is the product's.
+type Shard struct {
+	Buf *cuda.Buffer
+	Off int
+}
+
+// Instance describes one kernel the Engine can run.
+type Instance struct {
+	Name           string
+	Arch           int    // compute capability times ten it was built for
+	Strategy       string // table, nibble, xorshift, naive or tiled
+	BytesPerThread int
+	Threads        int
+	RowsPerBlock   int
+	SharedBytes    int
+}
+
+// Engine runs GF(2^8) products on one device. It is safe for concurrent
+// use: each call stages its coefficients and shard pointers in a slot of
+// its own, which is reused only after the stream has passed the launch.
+type Engine struct {
+	dev     *cuda.Device
+	arch    int
+	jit     bool
+	kernels []kernels.GF256
+
+	mu    sync.Mutex
+	free  []*slot
+	slots []*slot // every slot, for Close
+}
+
+// New picks the kernels built for dev's arch (see kernels.PickArch).
+func New(dev *cuda.Device) (*Engine, error) {
+	if dev == nil {
+		return nil, errors.New("gf256: nil *cuda.Device")
+	}
+	arch, jit, err := kernels.PickArch(dev.Info().CC(), kernels.Targets)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{dev: dev, arch: arch, jit: jit, kernels: kernels.ForArch(kernels.GF256s, arch)}
+	if len(e.kernels) == 0 {
+		return nil, fmt.Errorf("gf256: no GF(2^8) kernels built for sm_%d", arch)
+	}
+	sort.SliceStable(e.kernels, func(i, j int) bool { return rank(e.kernels[i]) < rank(e.kernels[j]) })
+	return e, nil
+}
+
+// Device is the engine's device.
+func (e *Engine) Device() *cuda.Device { return e.dev }
+
+// Arch is the compute capability (times ten) of the kernels in use, and
+// whether they run through the driver's PTX compiler.
+func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
+
+// Instances lists the kernels available, in the order the engine prefers.
+func (e *Engine) Instances() []Instance {
+	if e == nil {
+		return nil
+	}
+	return describe(e.kernels)
+}
+
+func describe(ks []kernels.GF256) []Instance {
+	out := make([]Instance, len(ks))
+	for i, k := range ks {
+		out[i] = Instance{Name: k.Name, Arch: k.Arch, Strategy: k.Config.Strategy.String(), BytesPerThread: k.Config.BytesPerThread,
+			Threads: k.Threads, RowsPerBlock: k.Config.RowsPerBlock, SharedBytes: k.SharedBytes}
+	}
+	return out
+}
+
+// BuiltInstances lists every GF(2^8) kernel built into the binary, once per
+// arch it was built for: what an Engine's Instances is chosen from.
+func BuiltInstances() []Instance { return describe(kernels.GF256s) }
+
+// rank orders the kernels for the default choice. It is not measured yet
+// (no GPU run has ranked them): it prefers the strategies that need the
+// fewest instructions per byte (XOR-only, then nibble tables with byte
+// permutes, then full tables), the widest accesses, and the reference
+// kernels last. bench -gf256 prints the measured order.
+func rank(k kernels.GF256) int {
+	order := map[kernels.GF256Strategy]int{
+		kernels.GFXorShift: 0, kernels.GFNibble: 1, kernels.GFTable: 2, kernels.GFTiledLogExp: 3, kernels.GFNaiveLogExp: 4,
+	}
+	return order[k.Config.Strategy]*100 + (16-k.Config.BytesPerThread)*4 - min(k.Config.RowsPerBlock, 16)
+}
+
+// MatMul computes out[r] = XOR over j of coeffs[r*len(in)+j] * in[j] over n
+// bytes of every shard, on stream s (nil: the device's default stream). With
+// accumulate it XORs the product into out instead. It returns when the work
+// is queued. coeffs is read before MatMul returns.
+func (e *Engine) MatMul(s *cuda.Stream, coeffs []byte, in, out []Shard, n int, accumulate bool) error {
+	return e.MatMulWith("", s, coeffs, in, out, n, accumulate)
+}
+
+// MatMulWith is MatMul with the instance named name ("" for the default).
+func (e *Engine) MatMulWith(name string, s *cuda.Stream, coeffs []byte, in, out []Shard, n int, accumulate bool) error {
+	if e == nil {
+		return errors.New("gf256: nil *Engine")
+	}
+	if err := e.validate(s, coeffs, in, out, n); err != nil {
+		return err
+	}
+	k, err := e.choose(name, len(out))
+	if err != nil {
+		return err
+	}
+	if len(out) == 0 || n == 0 {
+		return nil
+	}
+	sl, err := e.take(len(in), len(out))
+	if err != nil {
+		return err
+	}
+	sl.stage(coeffs, in, out)
+	if err := cuda.CopyToDeviceAsync(s, sl.dev, 0, sl.host, 0, sl.size(len(in), len(out))); err != nil {
+		e.give(sl)
+		return err
+	}
+	p := kernels.GF256Params{
+		Device: e.dev.Ordinal(), Rows: len(out), K: len(in), Len: int64(n),
+		In: sl.dev.Ptr(), Out: unsafe.Add(sl.dev.Ptr(), 8*len(in)), Coeffs: unsafe.Add(sl.dev.Ptr(), 8*(len(in)+len(out))),
+		Stream: s.Handle(),
+	}
+	if accumulate {
+		p.Accumulate = 1
+	}
+	launchErr := cuda.Check(k.Name, k.Launch(&p))
+	recordErr := sl.done.Record(s)
+	sl.used = sl.used || recordErr == nil
+	e.give(sl)
+	if launchErr != nil {
+		return launchErr
+	}
+	return recordErr
+}
+
+// choose finds the instance named name, or the engine's first choice.
+func (e *Engine) choose(name string, rows int) (kernels.GF256, error) {
+	if name == "" {
+		return e.kernels[0], nil
+	}
+	k, ok := kernels.Named(e.kernels, name)
+	if !ok {
+		return k, fmt.Errorf("gf256: no instance %q on sm_%d", name, e.arch)
+	}
+	return k, nil
+}
+
+// Close frees the engine's staging memory; the device stays open.
+func (e *Engine) Close() error {
+	if e == nil {
+		return errors.New("gf256: nil *Engine")
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var errs []error
+	for _, sl := range e.slots {
+		errs = append(errs, sl.free())
+	}
+	e.slots, e.free = nil, nil
+	return errors.Join(errs...)
+}

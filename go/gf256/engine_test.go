@@ -1,0 +1,80 @@
+package gf256
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
+)
+
+// These need no GPU: every case fails before anything reaches CUDA.
+
+func TestNilArguments(t *testing.T) {
+	_, err := New(nil)
+	assert.ErrorContains(t, err, "nil *cuda.Device")
+	var e *Engine
+	assert.ErrorContains(t, e.MatMul(nil, nil, nil, nil, 0, false), "nil *Engine")
+	assert.ErrorContains(t, e.Close(), "nil *Engine")
+	assert.Nil(t, e.Instances())
+}
+
+func TestShapeErrors(t *testing.T) {
+	e := &Engine{}
+	one := []Shard{{}}
+	for name, tc := range map[string]struct {
+		coeffs  []byte
+		in, out []Shard
+		n       int
+		msg     string
+		shape   bool // wraps ErrShape
+	}{
+		"negative length":    {nil, nil, nil, -1, "shard length -1", true},
+		"too many inputs":    {nil, make([]Shard, MaxShards+1), nil, 1, "257 inputs", true},
+		"too many outputs":   {nil, one, make([]Shard, MaxShards+1), 1, "257 outputs", true},
+		"outputs from none":  {nil, nil, one, 1, "1 outputs from no inputs", true},
+		"coefficients short": {[]byte{1}, []Shard{{}, {}}, one, 1, "1 coefficients for 1 outputs x 2 inputs (want 2)", true},
+		"coefficients long":  {[]byte{1, 2, 3}, one, one, 1, "3 coefficients", true},
+		"nil input buffer":   {[]byte{1}, one, one, 1, "input shard 0: nil buffer", false},
+		"freed input buffer": {[]byte{1, 1}, []Shard{{Buf: &cuda.Buffer{}}, {Buf: &cuda.Buffer{}}}, one, 1, "input shard 0: the buffer was freed", false},
+		"destroyed stream":   {nil, nil, nil, 0, "stream was destroyed", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var s *cuda.Stream
+			if name == "destroyed stream" {
+				s = &cuda.Stream{}
+			}
+			err := e.validate(s, tc.coeffs, tc.in, tc.out, tc.n)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.msg)
+			assert.Equal(t, tc.shape, errors.Is(err, ErrShape), "%v wraps ErrShape", err)
+		})
+	}
+}
+
+func TestOverlaps(t *testing.T) {
+	b, c := &cuda.Buffer{}, &cuda.Buffer{}
+	assert.True(t, overlaps(Shard{b, 0}, Shard{b, 9}, 10))
+	assert.False(t, overlaps(Shard{b, 0}, Shard{b, 10}, 10))
+	assert.False(t, overlaps(Shard{b, 0}, Shard{c, 0}, 10))
+	assert.False(t, overlaps(Shard{b, 0}, Shard{b, 0}, 0), "empty shards share no byte")
+}
+
+func TestRankPrefersFastStrategies(t *testing.T) {
+	k := func(s kernels.GF256Strategy, bytes, rows int) kernels.GF256 {
+		return kernels.GF256{Config: kernels.GF256Config{Strategy: s, BytesPerThread: bytes, RowsPerBlock: rows}}
+	}
+	assert.Less(t, rank(k(kernels.GFXorShift, 16, 4)), rank(k(kernels.GFNibble, 16, 4)))
+	assert.Less(t, rank(k(kernels.GFXorShift, 16, 4)), rank(k(kernels.GFXorShift, 4, 4)))
+	assert.Less(t, rank(k(kernels.GFTable, 4, 1)), rank(k(kernels.GFNaiveLogExp, 4, 16)), "reference kernels come last")
+}
+
+func TestStagingLayout(t *testing.T) {
+	// Three inputs and two outputs: 5 pointers, then 6 coefficients.
+	sl := &slot{}
+	assert.Equal(t, 8*5+6, sl.size(3, 2))
+	assert.LessOrEqual(t, sl.size(MaxShards, MaxShards), slotBytes)
+}

@@ -1,0 +1,205 @@
+package gf256test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/gf256"
+	"github.com/kgen-gpu/kgen/go/rs"
+	"github.com/kgen-gpu/kgen/internal/gputest"
+)
+
+var (
+	dev    *cuda.Device
+	eng    *gf256.Engine
+	devErr error
+)
+
+func TestMain(m *testing.M) {
+	dev, devErr = cuda.Open(0)
+	if devErr == nil {
+		eng, devErr = gf256.New(dev)
+	}
+	code := m.Run()
+	if eng != nil {
+		eng.Close()
+	}
+	if dev != nil {
+		dev.Close()
+	}
+	os.Exit(code)
+}
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
+		t.Fatalf("GPU present but unusable: %v", devErr)
+	}
+	gputest.Need(t, devErr)
+}
+
+// guard is the byte count around every shard, and poison the value it and
+// every output hold before a run (the product of random data is rarely it
+// everywhere, and a check against the reference catches what is).
+const (
+	guard  = 64
+	poison = 0xA7
+)
+
+// shape is one product: rows outputs from k inputs of n bytes, each shard at
+// byte offset off into its own buffer (after the guard), so off breaks
+// 4- and 16-byte alignment.
+type shape struct{ rows, k, n, off int }
+
+var shapes = []shape{
+	{1, 1, 1, 0}, {1, 1, 0, 0}, {2, 4, 3, 1}, {4, 10, 15, 0}, {4, 10, 16, 0}, {4, 10, 17, 3},
+	{3, 17, 4097, 5}, {8, 32, 4096, 0}, {4, 10, 1<<20 + 3, 0}, {4, 10, 1 << 20, 7}, {56, 200, 1000, 2},
+	{1, 256, 513, 1}, {255, 1, 77, 0},
+}
+
+// product uploads random inputs and poisoned outputs, runs instance name (""
+// for the engine's choice), and compares with rs.MatMulRef bit for bit,
+// including the guard bytes around every output.
+func product(t *testing.T, name string, sh shape, accumulate bool, rng *rand.Rand) {
+	t.Helper()
+	coeffs := make([]byte, sh.rows*sh.k)
+	for i := range coeffs {
+		coeffs[i] = byte(rng.IntN(256))
+	}
+	host := func(fill func() byte) []byte {
+		b := make([]byte, guard+sh.off+sh.n+guard)
+		for i := range b {
+			b[i] = fill()
+		}
+		return b
+	}
+	upload := func(img []byte) *cuda.Buffer {
+		buf, err := dev.Alloc(len(img))
+		require.NoError(t, err)
+		t.Cleanup(func() { buf.Free() })
+		require.NoError(t, cuda.CopyFromHost(buf, img))
+		return buf
+	}
+	random := func() byte { return byte(rng.IntN(256)) }
+	in := make([]gf256.Shard, sh.k)
+	inData := make([][]byte, sh.k)
+	for j := range in {
+		img := host(random)
+		in[j] = gf256.Shard{Buf: upload(img), Off: guard + sh.off}
+		inData[j] = img[guard+sh.off : guard+sh.off+sh.n]
+	}
+	out := make([]gf256.Shard, sh.rows)
+	outImg := make([][]byte, sh.rows)
+	want := make([][]byte, sh.rows)
+	for r := range out {
+		outImg[r] = host(func() byte { return poison })
+		if accumulate {
+			for i := guard + sh.off; i < guard+sh.off+sh.n; i++ {
+				outImg[r][i] = random() // existing parity to XOR into
+			}
+		}
+		out[r] = gf256.Shard{Buf: upload(outImg[r]), Off: guard + sh.off}
+		want[r] = bytes.Clone(outImg[r])
+	}
+	wantOut := make([][]byte, sh.rows)
+	for r := range wantOut {
+		wantOut[r] = want[r][guard+sh.off : guard+sh.off+sh.n]
+	}
+	rs.MatMulRef(coeffs, sh.rows, sh.k, inData, wantOut, accumulate)
+
+	require.NoError(t, eng.MatMulWith(name, nil, coeffs, in, out, sh.n, accumulate))
+	require.NoError(t, dev.Synchronize())
+	for r := range out {
+		got := make([]byte, len(outImg[r]))
+		require.NoError(t, cuda.CopyToHost(got, out[r].Buf))
+		if !bytes.Equal(got, want[r]) {
+			i := firstDiff(got, want[r])
+			where := "inside the shard"
+			if i < guard+sh.off || i >= guard+sh.off+sh.n {
+				where = "OUTSIDE the shard (guard or offset bytes)"
+			}
+			t.Fatalf("output %d: byte %d (%s) = %#02x, want %#02x", r, i-guard-sh.off, where, got[i], want[r][i])
+		}
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestEveryInstanceBitExact runs every instance built for the device on every
+// shape, overwriting and accumulating, and requires that all of them ran.
+func TestEveryInstanceBitExact(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	tested := map[string]bool{}
+	for _, in := range eng.Instances() {
+		for _, sh := range shapes {
+			for _, acc := range []bool{false, true} {
+				name := fmt.Sprintf("%s/%dx%d/n=%d/off=%d/acc=%v", in.Name, sh.rows, sh.k, sh.n, sh.off, acc)
+				t.Run(name, func(t *testing.T) {
+					product(t, in.Name, sh, acc, rng)
+					tested[in.Name] = true
+				})
+			}
+		}
+	}
+	cc, _ := eng.Arch()
+	want := 0
+	for _, in := range gf256.BuiltInstances() {
+		if in.Arch == cc {
+			want++
+		}
+	}
+	if want == 0 || len(tested) != want {
+		t.Fatalf("%d instances passed on sm_%d, the generated table has %d", len(tested), cc, want)
+	}
+}
+
+// TestDefaultChoice runs the engine's own choice, which is what users get.
+func TestDefaultChoice(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(3, 5))
+	for _, sh := range shapes {
+		product(t, "", sh, false, rng)
+	}
+}
+
+// TestBadInputIsAnError: each case returns an error and writes nothing.
+func TestBadInputIsAnError(t *testing.T) {
+	needGPU(t)
+	buf, err := dev.Alloc(64)
+	require.NoError(t, err)
+	defer buf.Free()
+	other, err := dev.Alloc(64)
+	require.NoError(t, err)
+	defer other.Free()
+	one := []gf256.Shard{{Buf: buf}}
+	for name, call := range map[string]func() error{
+		"past the end":    func() error { return eng.MatMul(nil, []byte{1}, one, []gf256.Shard{{Buf: other, Off: 1}}, 64, false) },
+		"output overlaps": func() error { return eng.MatMul(nil, []byte{1}, one, []gf256.Shard{{Buf: buf, Off: 32}}, 33, false) },
+		"outputs overlap": func() error {
+			return eng.MatMul(nil, []byte{1, 1}, one, []gf256.Shard{{Buf: other}, {Buf: other, Off: 8}}, 16, false)
+		},
+		"no instance": func() error {
+			return eng.MatMulWith("gf_nonesuch", nil, []byte{1}, one, []gf256.Shard{{Buf: other}}, 8, false)
+		},
+		"wrong coefficients": func() error { return eng.MatMul(nil, []byte{1, 2}, one, []gf256.Shard{{Buf: other}}, 8, false) },
+	} {
+		if err := call(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
