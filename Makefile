@@ -33,14 +33,24 @@ GO_TEST_TAGS := $(if $(HAVE_GPU),-tags cublas)
 
 all: lib
 
+# nvcc missing: as root on Debian or Ubuntu, install the distribution's
+# toolkit (saying so); anywhere else, say how and stop.
 check-cuda:
 	@command -v $(NVCC) >/dev/null 2>&1 || { \
-	  echo "error: nvcc not found. kgen needs the CUDA toolkit (11.8 or newer) to build its kernels."; \
-	  echo "  Debian/Ubuntu: bash .ci/install-cuda.sh  (adds contrib non-free, installs nvidia-cuda-toolkit)"; \
-	  echo "  elsewhere: install the CUDA toolkit and put nvcc on PATH, or set NVCC=/path/to/nvcc"; \
-	  exit 1; }
+	  if [ "$$(id -u)" = 0 ] && grep -qsE '^ID(_LIKE)?=.*(debian|ubuntu)' /etc/os-release; then \
+	    echo "make: nvcc not found; installing the CUDA toolkit (package nvidia-cuda-toolkit: nvcc, cudart, cuBLAS, headers) with tools/install-cuda.sh"; \
+	    bash tools/install-cuda.sh; \
+	  else \
+	    echo "error: nvcc not found. kgen needs the CUDA toolkit (11.8 or newer) to build its kernels."; \
+	    echo "  Debian/Ubuntu: sudo bash tools/install-cuda.sh   (installs nvidia-cuda-toolkit; make does it itself when run as root)"; \
+	    echo "  elsewhere: install the CUDA toolkit and put nvcc on PATH, or set NVCC=/path/to/nvcc"; \
+	    exit 1; \
+	  fi; }
 
 lib: check-cuda $(KGEN_BUILD)/libkgen.a $(KGEN_BUILD)/libkgen_cublas.a
+
+# Order-only: under make -j no nvcc starts before check-cuda has installed it.
+$(KGEN_KERNEL_OBJS) $(KGEN_RUNTIME_OBJS) $(KGEN_CUBLAS_OBJS): | check-cuda
 
 $(KGEN_BUILD)/libkgen.a: $(KGEN_KERNEL_OBJS) $(KGEN_RUNTIME_OBJS)
 	@rm -f $@

@@ -1,6 +1,6 @@
 module github.com/kgen-gpu/kgen
 
-go 1.26.8
+go 1.24.0
 
 require (
 	github.com/klauspost/reedsolomon v1.14.2

@@ -1,6 +1,6 @@
 module example.com/kgenconsumer
 
-go 1.26.8
+go 1.24.0
 
 require github.com/kgen-gpu/kgen v0.1.0
 

@@ -14,7 +14,9 @@ func TestInvCacheBounded(t *testing.T) {
 	c := newInvCache()
 	var wg sync.WaitGroup
 	for w := range 4 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range invCacheSize {
 				key := fmt.Sprint(w, i)
 				c.put(key, matrix{{byte(i)}})
@@ -22,7 +24,7 @@ func TestInvCacheBounded(t *testing.T) {
 					require.Equal(t, byte(i), m[0][0])
 				}
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	require.LessOrEqual(t, len(c.m), invCacheSize)
@@ -33,7 +35,9 @@ func TestCPUBackendCacheBounded(t *testing.T) {
 	in := [][]byte{{1, 2, 3}, {4, 5, 6}}
 	var wg sync.WaitGroup
 	for w := range 4 {
-		wg.Go(func() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
 			for i := range 2 * cpuCacheSize {
 				coeffs := []byte{byte(i), byte(w + 1)}
 				out := [][]byte{make([]byte, 3)}
@@ -42,7 +46,7 @@ func TestCPUBackendCacheBounded(t *testing.T) {
 				MatMulRef(coeffs, 1, 2, in, want, false)
 				require.Equal(t, want, out)
 			}
-		})
+		}()
 	}
 	wg.Wait()
 	require.LessOrEqual(t, cpu.lru.Len(), cpuCacheSize)

@@ -26,7 +26,9 @@ func TestConcurrentUse(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make(chan error, 16)
 		for w := range 16 {
-			wg.Go(func() {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
 				rng := rand.New(rand.NewPCG(uint64(w), 1))
 				for range 20 {
 					if err := roundTrip(enc, s, rng); err != nil {
@@ -34,7 +36,7 @@ func TestConcurrentUse(t *testing.T) {
 						return
 					}
 				}
-			})
+			}()
 		}
 		wg.Wait()
 		close(errs)

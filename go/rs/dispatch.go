@@ -108,9 +108,11 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 
 	var wg sync.WaitGroup
 	var gpuErr, cpuErr error
-	wg.Go(func() {
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
 		gpuErr = runGPU(e.gpu, coeffs, rows, k, cut(in, 0, split), cut(out, 0, split), accumulate)
-	})
+	}()
 	if split < n {
 		cpuErr = e.cpu.MatMul(coeffs, rows, k, cut(in, split, n), cut(out, split, n), accumulate)
 	}
