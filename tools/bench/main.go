@@ -1,9 +1,20 @@
-// Command bench times every SGEMM instance built for this GPU against cuBLAS
-// SGEMM (pedantic math: no TF32) in one run, with CUDA events, and prints
-// TFLOPS, percent of FP32 peak and the ratio to cuBLAS. It also writes the
-// results as JSON and a bar chart as SVG.
+// Command bench times every kernel built for this GPU against its reference
+// in one run, with CUDA events (median after warm-up, operands rotated past
+// the L2):
 //
-//	bench [-sizes 1024,2048,4096,8192] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
+//   - sgemm: every SGEMM instance against cuBLAS SGEMM (pedantic math: no
+//     TF32): TFLOPS, percent of FP32 peak, ratio to cuBLAS;
+//   - gf256: every GF(2^8) instance on device-resident Reed-Solomon encode
+//     of (4,2), (10,4), (17,3), (32,8) at each shard size, against the
+//     copy-bandwidth floor measured in the same run and klauspost/reedsolomon
+//     on all CPU cores; decode of 10+4 with four data shards lost; and the
+//     host-to-host encode of rs.Encoder (GPU pipeline beside the CPU) against
+//     klauspost alone and the pinned copy bandwidth. Every kernel's parity is
+//     checked against klauspost's before it is timed.
+//
+// It writes the results as JSON and the SGEMM ratios as an SVG chart.
+//
+//	bench [-families sgemm,gf256] [-sizes 1024,2048,4096,8192] [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
 package main
 
 import (
@@ -12,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -25,21 +37,32 @@ func main() {
 	filter := flag.String("filter", "", "only instances whose name matches this regular expression")
 	jsonOut := flag.String("json", "", "write the results as JSON here")
 	svgOut := flag.String("svg", "", "write a bar chart of the ratios to cuBLAS here")
+	families := flag.String("families", "sgemm,gf256", "sections to run: sgemm, gf256")
+	gfSizes := flag.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
 	flag.Parse()
-	if err := run(*sizes, *iters, *warmup, *filter, *jsonOut, *svgOut); err != nil {
+	if err := run(*sizes, *iters, *warmup, *filter, *jsonOut, *svgOut, *families, *gfSizes); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut string) error {
-	var ns []int
-	for _, f := range strings.Split(sizeList, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			return fmt.Errorf("-sizes: %q is not a positive integer", f)
+func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut, families, gfSizeList string) error {
+	ns, err := positiveInts("-sizes", sizeList)
+	if err != nil {
+		return err
+	}
+	gfSizes, err := positiveInts("-gf-sizes", gfSizeList)
+	if err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	for _, f := range strings.Split(families, ",") {
+		switch f = strings.TrimSpace(f); f {
+		case "sgemm", "gf256":
+			want[f] = true
+		default:
+			return fmt.Errorf("-families: unknown section %q (sgemm, gf256)", f)
 		}
-		ns = append(ns, n)
 	}
 	if iters < 1 || warmup < 0 {
 		return fmt.Errorf("-iters must be at least 1 and -warmup at least 0")
@@ -58,11 +81,19 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut string) err
 	fmt.Printf("%s, sm_%d, %d SMs, driver %s, runtime %s, %s; FP32 peak %.1f TFLOPS\n",
 		rep.Device.Name, rep.Device.CC, rep.Device.SMs, rep.Device.Driver, rep.Device.Runtime, rep.Device.NVCC, rep.Device.PeakTFLOPS)
 	for _, n := range ns {
+		if !want["sgemm"] {
+			break
+		}
 		rows, err := b.size(n, re)
 		if err != nil {
 			return err
 		}
 		rep.Results = append(rep.Results, rows...)
+	}
+	if want["gf256"] {
+		if rep.GF256, err = b.gfSection(gfSizes, re, runtime.NumCPU()); err != nil {
+			return err
+		}
 	}
 	rep.Best = bestPerSize(rep.Results)
 	printTable(os.Stdout, rep)
@@ -77,6 +108,19 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut string) err
 		}
 	}
 	return nil
+}
+
+// positiveInts parses a comma-separated list of positive integers.
+func positiveInts(flagName, list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s: %q is not a positive integer", flagName, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
 }
 
 // outputPath resolves a relative output path against the directory the user

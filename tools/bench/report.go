@@ -15,7 +15,8 @@ type Report struct {
 	Iters   int
 	Warmup  int
 	Results []Result
-	Best    []Best // per size: the fastest instance against the fastest cuBLAS layout
+	Best    []Best    // per size: the fastest instance against the fastest cuBLAS layout
+	GF256   *GFReport `json:",omitempty"`
 }
 
 // DeviceReport says where the numbers come from.
