@@ -29,7 +29,7 @@ export CGO_LDFLAGS := $(if $(wildcard $(CUDA_HOME)/lib64),-L$(CUDA_HOME)/lib64) 
 HAVE_GPU := $(shell nvidia-smi -L 2>/dev/null | grep -q '^GPU' && echo yes)
 GO_TEST_TAGS := $(if $(HAVE_GPU),-tags cublas)
 
-.PHONY: all lib test bench generate check-cuda clean
+.PHONY: all lib test host-test bench generate check-cuda clean
 
 all: lib
 
@@ -64,7 +64,12 @@ $(KGEN_BUILD)/runtime/%.o: kernels/runtime/%.cu $(KGEN_HEADERS)
 	@mkdir -p $(@D)
 	$(NVCC) $(KGEN_NVCC_FLAGS) $(KGEN_GENCODE_ALL) -c $< -o $@
 
-test: lib
+# The GF(2^8) kernels' per-thread code also runs on the host (their indexing,
+# tails, passes and alignment paths against a bitwise reference): no GPU needed.
+host-test: check-cuda
+	NVCC=$(NVCC) sh kernels/tests/run_host_tests.sh
+
+test: lib host-test
 	$(GO) test $(GO_TEST_TAGS) -v ./...
 
 bench: lib

@@ -16,6 +16,48 @@
 extern "C" {
 #endif
 
+/* gf_naive_v4_t256_r1: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_naive_v4_t256_r1_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_nibble_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_nibble_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_table_v4_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_table_v4_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_table_v4_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_table_v4_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_table_v4_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_tiled_v4_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_tiled_v4_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_xorshift_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_xorshift_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_xorshift_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_xorshift_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_xorshift_v8_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_xorshift_v8_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);

@@ -60,5 +60,6 @@ func TestForArchAndNamed(t *testing.T) {
 func TestTablesAreNotEmpty(t *testing.T) {
 	for _, tg := range Targets {
 		assert.NotEmpty(t, ForArch(GEMMs, tg.Arch), "sm_%d GEMMs", tg.Arch)
+		assert.NotEmpty(t, ForArch(GF256s, tg.Arch), "sm_%d GF256s", tg.Arch)
 	}
 }

@@ -418,7 +418,204 @@ var GEMMs = []GEMM{
 }
 
 // GF256s lists every gf256_matmul instance once per arch it is built for.
-var GF256s = []GF256{}
+var GF256s = []GF256{
+	{Info: Info{Name: "gf_naive_v4_t256_r1", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GF256Config{Strategy: GFNaiveLogExp, BytesPerThread: 4, RowsPerBlock: 1},
+		Launch: kgen_gf_naive_v4_t256_r1_sm80},
+	{Info: Info{Name: "gf_naive_v4_t256_r1", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GF256Config{Strategy: GFNaiveLogExp, BytesPerThread: 4, RowsPerBlock: 1},
+		Launch: kgen_gf_naive_v4_t256_r1_sm86},
+	{Info: Info{Name: "gf_naive_v4_t256_r1", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GF256Config{Strategy: GFNaiveLogExp, BytesPerThread: 4, RowsPerBlock: 1},
+		Launch: kgen_gf_naive_v4_t256_r1_sm89},
+	{Info: Info{Name: "gf_naive_v4_t256_r1", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GF256Config{Strategy: GFNaiveLogExp, BytesPerThread: 4, RowsPerBlock: 1},
+		Launch: kgen_gf_naive_v4_t256_r1_sm90},
+	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t256_r8_sm80},
+	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t256_r8_sm86},
+	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t256_r8_sm89},
+	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t256_r8_sm90},
+	{Info: Info{Name: "gf_table_v4_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTable, BytesPerThread: 4, RowsPerBlock: 8},
+		Launch: kgen_gf_table_v4_t256_r8_sm80},
+	{Info: Info{Name: "gf_table_v4_t256_r8", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTable, BytesPerThread: 4, RowsPerBlock: 8},
+		Launch: kgen_gf_table_v4_t256_r8_sm86},
+	{Info: Info{Name: "gf_table_v4_t256_r8", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTable, BytesPerThread: 4, RowsPerBlock: 8},
+		Launch: kgen_gf_table_v4_t256_r8_sm89},
+	{Info: Info{Name: "gf_table_v4_t256_r8", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTable, BytesPerThread: 4, RowsPerBlock: 8},
+		Launch: kgen_gf_table_v4_t256_r8_sm90},
+	{Info: Info{Name: "gf_tiled_v4_t256_r4", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTiledLogExp, BytesPerThread: 4, RowsPerBlock: 4},
+		Launch: kgen_gf_tiled_v4_t256_r4_sm80},
+	{Info: Info{Name: "gf_tiled_v4_t256_r4", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTiledLogExp, BytesPerThread: 4, RowsPerBlock: 4},
+		Launch: kgen_gf_tiled_v4_t256_r4_sm86},
+	{Info: Info{Name: "gf_tiled_v4_t256_r4", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTiledLogExp, BytesPerThread: 4, RowsPerBlock: 4},
+		Launch: kgen_gf_tiled_v4_t256_r4_sm89},
+	{Info: Info{Name: "gf_tiled_v4_t256_r4", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFTiledLogExp, BytesPerThread: 4, RowsPerBlock: 4},
+		Launch: kgen_gf_tiled_v4_t256_r4_sm90},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r4", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_xorshift_v16_t256_r4_sm80},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r4", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_xorshift_v16_t256_r4_sm86},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r4", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_xorshift_v16_t256_r4_sm89},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r4", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_xorshift_v16_t256_r4_sm90},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v16_t256_r8_sm80},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r8", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v16_t256_r8_sm86},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r8", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v16_t256_r8_sm89},
+	{Info: Info{Name: "gf_xorshift_v16_t256_r8", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v16_t256_r8_sm90},
+	{Info: Info{Name: "gf_xorshift_v8_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 8, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v8_t256_r8_sm80},
+	{Info: Info{Name: "gf_xorshift_v8_t256_r8", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 8, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v8_t256_r8_sm86},
+	{Info: Info{Name: "gf_xorshift_v8_t256_r8", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 8, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v8_t256_r8_sm89},
+	{Info: Info{Name: "gf_xorshift_v8_t256_r8", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFXorShift, BytesPerThread: 8, RowsPerBlock: 8},
+		Launch: kgen_gf_xorshift_v8_t256_r8_sm90},
+}
+
+func kgen_gf_naive_v4_t256_r1_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_naive_v4_t256_r1_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_naive_v4_t256_r1_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_naive_v4_t256_r1_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_naive_v4_t256_r1_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_naive_v4_t256_r1_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_naive_v4_t256_r1_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_naive_v4_t256_r1_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r8_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r8_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r8_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r8_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_table_v4_t256_r8_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_table_v4_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_table_v4_t256_r8_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_table_v4_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_table_v4_t256_r8_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_table_v4_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_table_v4_t256_r8_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_table_v4_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_tiled_v4_t256_r4_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_tiled_v4_t256_r4_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_tiled_v4_t256_r4_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_tiled_v4_t256_r4_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r4_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r4_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r4_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r4_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r8_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r8_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r8_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v16_t256_r8_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v8_t256_r8_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v8_t256_r8_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v8_t256_r8_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_xorshift_v8_t256_r8_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))

@@ -1,0 +1,828 @@
+// The GF(2^8) matrix product that every gf256_matmul instance instantiates,
+// the encoding step of Reed-Solomon:
+//   out[r] = XOR over j < k of M[r][j] * in[j]   (accumulate == 0)
+//   out[r] ^= XOR over j < k of M[r][j] * in[j]  (accumulate != 0)
+// byte by byte over GF(2^8) with polynomial 0x11d and generator 2 (the field of
+// klauspost/reedsolomon), for r < rows, shards of len bytes at any alignment.
+//
+// Technique: the grid is one wave of resident blocks (SM count x occupancy);
+// blockIdx.y picks a group of ROWS output rows, and each block walks the shard
+// bytes with a grid-stride loop. A block stages, once per pass, a small
+// per-coefficient "slot" for each of its ROWS x k coefficients in shared
+// memory (product table, nibble tables or bit masks, by strategy); every
+// thread then reads each input once per step, 4, 8 or 16 bytes packed into
+// 32-bit words, and multiplies them into ROWS accumulators held in registers,
+// so one read of the inputs serves every output row of the group. When every
+// shard pointer is aligned to the step size the steps are single vector loads
+// and stores; otherwise (and for the last len % step bytes) a byte path that
+// packs coalesced bytes into the same words does the same arithmetic.
+//
+// Device code and the host emulation (emulate_on_host, used by
+// kernels/tests/gf256_host_test.cu) share the per-thread functions stage()
+// and compute(), so the host test exercises the kernels' indexing, tails,
+// passes and alignment decisions, not only the field arithmetic.
+//
+// Limits: outputs must not overlap inputs (inputs are read through the
+// read-only cache, and passes re-read outputs); shard pointers inside the
+// device arrays are not checked for NULL (the host cannot read them).
+#pragma once
+
+#include <assert.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <atomic>
+#include <vector>
+
+#include "kgen/common.cuh"
+
+namespace kgen {
+namespace gf256 {
+
+// ---------------------------------------------------------------------------
+// Field arithmetic, callable on host and device.
+
+constexpr unsigned kPoly = 0x11d;  // x^8 + x^4 + x^3 + x^2 + 1
+
+// LogExp holds log_2 and exp_2. exp is doubled (510 entries used) so that
+// exp[log a + log b] needs no reduction mod 255.
+struct LogExp {
+  uint8_t log[256];  // log[0] is unused
+  uint8_t exp[512];
+};
+
+constexpr LogExp make_log_exp() {
+  LogExp t{};
+  unsigned x = 1;
+  for (int i = 0; i < 255; ++i) {
+    t.exp[i] = static_cast<uint8_t>(x);
+    t.exp[i + 255] = static_cast<uint8_t>(x);
+    t.log[x] = static_cast<uint8_t>(i);
+    x <<= 1;
+    if (x & 0x100) x ^= kPoly;
+  }
+  return t;
+}
+
+// One copy per translation unit (static): each generated instance is its own
+// whole-program CUDA module, so nothing needs -rdc. Global, not __constant__,
+// memory: the naive kernel indexes it with divergent addresses, which the
+// constant cache would serialize.
+static __device__ const LogExp kLogExpDevice = make_log_exp();
+inline constexpr LogExp kLogExpHost = make_log_exp();
+
+__host__ __device__ inline const LogExp& log_exp() {
+#ifdef __CUDA_ARCH__
+  return kLogExpDevice;
+#else
+  return kLogExpHost;
+#endif
+}
+
+// gf_mul_byte is the textbook product through the log/exp tables.
+__host__ __device__ inline uint8_t gf_mul_byte(uint8_t a, uint8_t b) {
+  if (a == 0 || b == 0) return 0;
+  const LogExp& t = log_exp();
+  return t.exp[t.log[a] + t.log[b]];
+}
+
+// xtime4 multiplies each of the four bytes of w by x (= 2): shift every byte
+// left, and reduce the bytes whose top bit fell out by 0x1d.
+__host__ __device__ __forceinline__ uint32_t xtime4(uint32_t w) {
+  return ((w & 0x7f7f7f7fu) << 1) ^ (((w >> 7) & 0x01010101u) * 0x1du);
+}
+
+// mul_const4 multiplies each byte of w by c: XOR over the set bits b of c of
+// xtime^b(w).
+__host__ __device__ inline uint32_t mul_const4(uint32_t w, uint8_t c) {
+  uint32_t acc = 0;
+#pragma unroll
+  for (int b = 0; b < 8; ++b) {
+    if ((c >> b) & 1) acc ^= w;
+    w = xtime4(w);
+  }
+  return acc;
+}
+
+// byte_perm is __byte_perm on the device and its documented definition on
+// the host: byte n of the result is byte ((s >> 4n) & 7) of the 8-byte value
+// y:x. The device intrinsic masks s with 0x7777 itself; callers that build s
+// with a final & 0x7777 let the compiler fold the two masks into one.
+__host__ __device__ __forceinline__ uint32_t byte_perm(uint32_t x, uint32_t y, uint32_t s) {
+#ifdef __CUDA_ARCH__
+  return __byte_perm(x, y, s);
+#else
+  const uint64_t v = (static_cast<uint64_t>(y) << 32) | x;
+  uint32_t r = 0;
+  for (int n = 0; n < 4; ++n) r |= static_cast<uint32_t>((v >> (8 * ((s >> (4 * n)) & 7))) & 0xff) << (8 * n);
+  return r;
+#endif
+}
+
+// prmt is PTX prmt.b32 in its default mode, which reads only the low 16 bits
+// of s. For selectors whose nibbles 0-3 have bit 3 clear it equals
+// byte_perm; the nibble path builds only such selectors (the host test
+// checks it) and calls PRMT directly, because __byte_perm's 0x7777 mask
+// costs a LOP3 per selector that the compiler cannot prove redundant (the
+// selectors carry garbage in their unused upper 16 bits).
+__host__ __device__ __forceinline__ uint32_t prmt(uint32_t x, uint32_t y, uint32_t s) {
+#ifdef __CUDA_ARCH__
+  uint32_t r;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(s));
+  return r;
+#else
+  return byte_perm(x, y, s);
+#endif
+}
+
+// Nibble multiply. A byte v splits as lo3 + 8*b3 + 16*hi3 + 128*b7 (lo3, hi3
+// the 3-bit fields 0-2 and 4-6, b3, b7 bits 3 and 7), and multiplication by c
+// is linear over XOR, so c*v = T_lo[lo3] ^ T_hi[hi3] ^ b3*(c*8) ^ b7*(c*128)
+// with two 8-entry tables. An 8-entry table of bytes is two 32-bit words,
+// exactly the 8 source bytes of one PRMT, so a lookup does four bytes in one
+// instruction. This replaces the two 16-entry (4-bit) tables, which need two
+// PRMTs each and a select on selector bit 3: bit 3 and bit 7 of each byte are
+// instead integer multiplies of 0/1 bytes by a byte (no carry crosses a
+// byte), which issue on the FMA pipe and leave the ALU pipe, the bottleneck,
+// to two PRMTs and two LOP3s. Per word and coefficient: 2 PRMT + 2 LOP3 +
+// 2 IMAD; per input word, shared by all rows, about 10 ALU instructions.
+struct NibbleTable {
+  uint32_t lo0, lo1;  // c*0 .. c*7, byte i of lo0:lo1 = c*i
+  uint32_t hi0, hi1;  // c*0x00 .. c*0x70, byte i = c*(i << 4)
+  uint32_t c8, c128;  // c*8 and c*128 as plain integers 0..255
+  uint32_t pad0, pad1;  // 32 bytes: two 16-byte shared-memory loads
+};
+
+// NibbleIn is the per-input-word part, computed once and shared by all rows.
+struct NibbleIn {
+  uint32_t s_lo, s_hi;  // selectors: nibble n = field of byte n
+  uint32_t b3, b7;      // byte n = bit 3 (bit 7) of byte n, as 0 or 1
+};
+
+__host__ __device__ inline NibbleTable nibble_table(uint8_t c) {
+  NibbleTable t;
+  t.lo0 = mul_const4(0x03020100u, c);
+  t.lo1 = mul_const4(0x07060504u, c);
+  t.hi0 = mul_const4(0x30201000u, c);
+  t.hi1 = mul_const4(0x70605040u, c);
+  t.c8 = mul_const4(0x08u, c);
+  t.c128 = mul_const4(0x80u, c);
+  t.pad0 = t.pad1 = 0;
+  return t;
+}
+
+// nibble_prepare packs the 3-bit fields of the four bytes into the four
+// selector nibbles. Swapping bytes 1 and 2 first makes x | x >> 12 land the
+// fields of bytes 0, 1, 2, 3 in nibbles 0, 1, 2, 3 (bytes 0 and 2 stay, 1 and
+// 3 move down 12 bits): one PRMT, one AND and one LEA.HI per selector. Bits
+// 3, 7, 11 and 15 of a selector are zero (x has only bits 0-2 of each byte);
+// bits 16-31 are garbage that PRMT ignores.
+__host__ __device__ __forceinline__ NibbleIn nibble_prepare(uint32_t w) {
+  const uint32_t p = prmt(w, 0, 0x3120);  // bytes w0, w2, w1, w3
+  const uint32_t xl = p & 0x07070707u;
+  const uint32_t xh = (p >> 4) & 0x07070707u;
+  NibbleIn n;
+  n.s_lo = xl | (xl >> 12);
+  n.s_hi = xh | (xh >> 12);
+  n.b3 = (w >> 3) & 0x01010101u;
+  n.b7 = (w >> 7) & 0x01010101u;
+  return n;
+}
+
+__host__ __device__ __forceinline__ uint32_t nibble_mul(const NibbleIn& n, const NibbleTable& t) {
+  return prmt(t.lo0, t.lo1, n.s_lo) ^ prmt(t.hi0, t.hi1, n.s_hi) ^ (n.b3 * t.c8) ^ (n.b7 * t.c128);
+}
+
+// XorShift multiply: xtime^b(w) for b < 8 is computed once per input word and
+// shared by all rows; each coefficient is then 8 AND-XORs (one LOP3 each)
+// with 0/~0 masks of its bits, so no branch depends on data.
+struct XorShiftIn {
+  uint32_t p[8];  // p[b] = xtime^b(w)
+};
+
+__host__ __device__ __forceinline__ XorShiftIn xorshift_prepare(uint32_t w) {
+  XorShiftIn x;
+  x.p[0] = w;
+#pragma unroll
+  for (int b = 1; b < 8; ++b) x.p[b] = xtime4(x.p[b - 1]);
+  return x;
+}
+
+__host__ __device__ __forceinline__ uint32_t xorshift_mask(uint8_t c, int b) { return 0u - ((c >> b) & 1u); }
+
+__host__ __device__ __forceinline__ uint32_t xorshift_mul(const XorShiftIn& x, const uint32_t (&mask)[8]) {
+  uint32_t r = 0;
+#pragma unroll
+  for (int b = 0; b < 8; ++b) r ^= x.p[b] & mask[b];
+  return r;
+}
+
+// table_mul looks each byte of w up in a 256-entry product table T[x] = c*x.
+__host__ __device__ __forceinline__ uint32_t table_mul(uint32_t w, const uint8_t* T) {
+  return static_cast<uint32_t>(T[w & 0xff]) | (static_cast<uint32_t>(T[(w >> 8) & 0xff]) << 8) |
+         (static_cast<uint32_t>(T[(w >> 16) & 0xff]) << 16) | (static_cast<uint32_t>(T[w >> 24]) << 24);
+}
+
+// logexp_mul4 multiplies each byte of w by c through log/exp tables (in
+// shared memory on the device for the tiled kernel).
+__host__ __device__ __forceinline__ uint32_t logexp_mul4(uint32_t w, uint8_t c, const uint8_t* log,
+                                                        const uint8_t* exp) {
+  if (c == 0) return 0;
+  const int lc = log[c];
+  uint32_t r = 0;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t a = (w >> (8 * i)) & 0xff;
+    const uint32_t p = a ? exp[log[a] + lc] : 0;
+    r |= p << (8 * i);
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------
+// Configuration.
+
+enum class Strategy {
+  NaiveLogExp,  // one thread per byte, log/exp in global memory: the textbook kernel
+  TiledLogExp,  // log/exp and coefficients in shared memory, packed words: the seed article's tiled kernel
+  Table,        // a 256-byte product table per coefficient in shared memory, byte lookups
+  Nibble,       // two 8-entry tables per coefficient applied with __byte_perm, 4 bytes per lookup
+  XorShift,     // xtime powers of each input word, AND-XOR with coefficient bit masks
+};
+
+// Config fixes one instance: bytes per thread per step (4, 8 or 16, packed
+// in 32-bit words; the vector width of the aligned path), threads per block,
+// output rows per block (accumulators in registers: ROWS x BYTES/4 words),
+// and the multiply strategy. NaiveLogExp ignores BYTES_PER_THREAD (one byte
+// per thread) but ROWS still groups rows per block.
+template <int BYTES_PER_THREAD_, int THREADS_, int ROWS_PER_BLOCK_, Strategy STRATEGY_>
+struct Config {
+  static constexpr int kBytesPerThread = BYTES_PER_THREAD_;
+  static constexpr int kWords = BYTES_PER_THREAD_ / 4;
+  static constexpr int kThreads = THREADS_;
+  static constexpr int kRows = ROWS_PER_BLOCK_;
+  static constexpr Strategy kStrategy = STRATEGY_;
+  static constexpr int64_t kChunk = static_cast<int64_t>(THREADS_) * BYTES_PER_THREAD_;  // bytes per block step
+
+  static_assert(BYTES_PER_THREAD_ == 4 || BYTES_PER_THREAD_ == 8 || BYTES_PER_THREAD_ == 16,
+                "bytes per thread is 4, 8 or 16");
+  static_assert(THREADS_ % 32 == 0 && THREADS_ >= 32 && THREADS_ <= 1024, "threads are whole warps, at most 1024");
+  static_assert(ROWS_PER_BLOCK_ >= 1 && ROWS_PER_BLOCK_ <= 32, "1 to 32 rows per block (accumulators are registers)");
+};
+
+// Per-strategy shared-memory slot of one coefficient, in 32-bit words.
+template <Strategy S>
+struct Mul;
+
+// The shared-memory budget a block's dynamic shared memory stays within: the
+// default limit, so no cudaFuncSetAttribute opt-in is needed and several
+// blocks fit per SM. Larger k is tiled into passes (see Layout).
+constexpr int kSmemBudget = 48 * 1024;
+
+// Inputs loaded per batch before any is multiplied: 64 bytes per thread in
+// flight on top of what the other resident warps have outstanding.
+template <int W>
+struct Batch {
+  static constexpr int kInputs = 16 / W;
+};
+
+// Blocks per SM the register allocation must allow: at least 512 resident
+// threads (128 registers each at most), so that with 64 bytes per thread in
+// flight an SM keeps 32 KB of loads outstanding, above the ~20 KB per SM that
+// HBM3 bandwidth times latency asks for on an H100.
+template <class K>
+constexpr int min_blocks() {
+  return K::kThreads >= 512 ? 1 : 512 / K::kThreads;
+}
+
+// ---------------------------------------------------------------------------
+// Shared-memory access helpers.
+
+// load_slot copies N words of a 16-byte-aligned shared slot with 16-byte loads.
+template <int N>
+__host__ __device__ __forceinline__ void load_slot(const uint32_t* slot, uint32_t (&t)[N]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int i = 0; i < N / 4; ++i) {
+      const uint4 v = reinterpret_cast<const uint4*>(slot)[i];
+      t[4 * i + 0] = v.x, t[4 * i + 1] = v.y, t[4 * i + 2] = v.z, t[4 * i + 3] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < N; ++i) t[i] = slot[i];
+  }
+#else
+  memcpy(t, slot, sizeof(t));
+#endif
+}
+
+template <>
+struct Mul<Strategy::Nibble> {
+  static constexpr int kSlotWords = 8;
+  using In = NibbleIn;
+  // Word i of nibble_table(c), computed alone: one mul_const4 per word.
+  __host__ __device__ static uint32_t slot_word(uint8_t c, int i) {
+    switch (i) {
+      case 0: return mul_const4(0x03020100u, c);
+      case 1: return mul_const4(0x07060504u, c);
+      case 2: return mul_const4(0x30201000u, c);
+      case 3: return mul_const4(0x70605040u, c);
+      case 4: return mul_const4(0x08u, c);
+      case 5: return mul_const4(0x80u, c);
+      default: return 0;
+    }
+  }
+  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return nibble_prepare(w); }
+  template <int W>
+  __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
+    uint32_t s[8];
+    load_slot<8>(slot, s);
+    const NibbleTable t{s[0], s[1], s[2], s[3], s[4], s[5], 0, 0};
+#pragma unroll
+    for (int w = 0; w < W; ++w) acc[w] ^= nibble_mul(in[w], t);
+  }
+};
+
+template <>
+struct Mul<Strategy::XorShift> {
+  static constexpr int kSlotWords = 8;
+  using In = XorShiftIn;
+  __host__ __device__ static uint32_t slot_word(uint8_t c, int i) { return xorshift_mask(c, i); }
+  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return xorshift_prepare(w); }
+  template <int W>
+  __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
+    uint32_t m[8];
+    load_slot<8>(slot, m);
+#pragma unroll
+    for (int w = 0; w < W; ++w) acc[w] ^= xorshift_mul(in[w], m);
+  }
+};
+
+template <>
+struct Mul<Strategy::Table> {
+  static constexpr int kSlotWords = 64;  // 256 bytes, T[x] = c*x
+  using In = uint32_t;
+  // Four table entries per word, so building a slot is 64 mul_const4 calls.
+  __host__ __device__ static uint32_t slot_word(uint8_t c, int i) {
+    return mul_const4(0x03020100u + 0x04040404u * static_cast<uint32_t>(i), c);
+  }
+  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return w; }
+  template <int W>
+  __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
+    const uint8_t* T = reinterpret_cast<const uint8_t*>(slot);
+#pragma unroll
+    for (int w = 0; w < W; ++w) acc[w] ^= table_mul(in[w], T);
+  }
+};
+
+template <>
+struct Mul<Strategy::TiledLogExp> {
+  static constexpr int kSlotWords = 1;  // the coefficient itself
+  using In = uint32_t;
+  __host__ __device__ static uint32_t slot_word(uint8_t c, int) { return c; }
+  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return w; }
+  // aux holds log[256] then exp[512].
+  template <int W>
+  __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t* aux) {
+    const uint8_t c = static_cast<uint8_t>(*slot);
+#pragma unroll
+    for (int w = 0; w < W; ++w) acc[w] ^= logexp_mul4(in[w], c, aux, aux + 256);
+  }
+};
+
+template <>
+struct Mul<Strategy::NaiveLogExp> {
+  static constexpr int kSlotWords = 0;
+};
+
+// ---------------------------------------------------------------------------
+// Kernel arguments and shared-memory layout.
+
+struct Args {
+  const uint8_t* coeffs;     // rows x k, row-major
+  const uint8_t* const* in;  // k shard pointers
+  uint8_t* const* out;       // rows shard pointers
+  int64_t len;
+  int rows, k;
+  int k_tile;  // inputs per pass, >= 1
+  int accumulate;
+};
+
+__host__ __device__ constexpr int round16(int n) { return (n + 15) / 16 * 16; }
+
+// Layout of a block's dynamic shared memory for k_tile inputs per pass:
+// slots [k_tile][ROWS][kSlotWords] words, then the pass's input pointers, the
+// block's output pointers, and (TiledLogExp) the log/exp tables.
+template <class K>
+struct Layout {
+  static constexpr int kSlotWords = Mul<K::kStrategy>::kSlotWords;
+  static constexpr int kAux = K::kStrategy == Strategy::TiledLogExp ? 256 + 512 : 0;
+  int k_tile;
+  __host__ __device__ int in_off() const { return round16(k_tile * K::kRows * kSlotWords * 4); }
+  __host__ __device__ int out_off() const { return in_off() + k_tile * 8; }
+  __host__ __device__ int aux_off() const { return out_off() + K::kRows * 8; }
+  __host__ __device__ int bytes() const { return aux_off() + kAux; }
+
+  // max_k_tile is the most inputs whose slots fit the budget.
+  __host__ __device__ static constexpr int max_k_tile() {
+    return (kSmemBudget - 16 - K::kRows * 8 - kAux) / (K::kRows * kSlotWords * 4 + 8);
+  }
+  static_assert(K::kStrategy == Strategy::NaiveLogExp || max_k_tile() >= 1, "one input's slots exceed the budget");
+};
+
+// k_tile_for: all k in one pass when the slots fit, else passes of the most
+// that fit (each later pass re-reads and re-writes the outputs once).
+template <class K>
+__host__ __device__ inline int k_tile_for(int k) {
+  const int m = Layout<K>::max_k_tile();
+  const int t = k < m ? k : m;
+  return t > 1 ? t : 1;
+}
+
+__host__ __device__ inline int num_passes(const Args& a) {
+  const int p = (a.k + a.k_tile - 1) / a.k_tile;
+  return p > 1 ? p : 1;  // k == 0 still makes one pass, writing zeros
+}
+
+// ---------------------------------------------------------------------------
+// Global-memory access: the aligned path moves BYTES_PER_THREAD at once, the
+// byte path moves bytes first + m*THREADS (coalesced across the warp for
+// every m) and packs them into the same words: the field works bytewise, so
+// which bytes share a word does not matter as long as loads and stores agree.
+
+template <int W>
+struct VecAccess {
+  int64_t off;
+
+  __host__ __device__ void load_in(const uint8_t* p, uint32_t (&w)[W]) const {
+#ifdef __CUDA_ARCH__
+    // Read-only path (LDG.NC): inputs are never written by the kernel.
+    if constexpr (W == 4) {
+      const uint4 v = __ldg(reinterpret_cast<const uint4*>(p + off));
+      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    } else if constexpr (W == 2) {
+      const uint2 v = __ldg(reinterpret_cast<const uint2*>(p + off));
+      w[0] = v.x, w[1] = v.y;
+    } else {
+      w[0] = __ldg(reinterpret_cast<const uint32_t*>(p + off));
+    }
+#else
+    assert(reinterpret_cast<uintptr_t>(p + off) % (4 * W) == 0 && "the aligned path got a misaligned pointer");
+    memcpy(w, p + off, sizeof(w));
+#endif
+  }
+  // load_out reads back an output: a coherent load, since this block (or an
+  // earlier pass of it) may have written it.
+  __host__ __device__ void load_out(const uint8_t* p, uint32_t (&w)[W]) const {
+#ifdef __CUDA_ARCH__
+    if constexpr (W == 4) {
+      const uint4 v = *reinterpret_cast<const uint4*>(p + off);
+      w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    } else if constexpr (W == 2) {
+      const uint2 v = *reinterpret_cast<const uint2*>(p + off);
+      w[0] = v.x, w[1] = v.y;
+    } else {
+      w[0] = *reinterpret_cast<const uint32_t*>(p + off);
+    }
+#else
+    memcpy(w, p + off, sizeof(w));
+#endif
+  }
+  __host__ __device__ void store(uint8_t* p, const uint32_t (&w)[W]) const {
+#ifdef __CUDA_ARCH__
+    if constexpr (W == 4) {
+      *reinterpret_cast<uint4*>(p + off) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else if constexpr (W == 2) {
+      *reinterpret_cast<uint2*>(p + off) = make_uint2(w[0], w[1]);
+    } else {
+      *reinterpret_cast<uint32_t*>(p + off) = w[0];
+    }
+#else
+    assert(reinterpret_cast<uintptr_t>(p + off) % (4 * W) == 0 && "the aligned path got a misaligned pointer");
+    memcpy(p + off, w, sizeof(w));
+#endif
+  }
+};
+
+template <int W, int THREADS>
+struct ByteAccess {
+  int64_t first;   // position of byte 0; byte m is at first + m * THREADS
+  int64_t lo, hi;  // only positions in [lo, hi) are read or written
+
+  __host__ __device__ bool valid(int m) const {
+    const int64_t q = first + static_cast<int64_t>(m) * THREADS;
+    return q >= lo && q < hi;
+  }
+  __host__ __device__ void load(const uint8_t* p, uint32_t (&w)[W]) const {
+#pragma unroll
+    for (int i = 0; i < W; ++i) w[i] = 0;
+#pragma unroll
+    for (int m = 0; m < 4 * W; ++m) {
+      if (valid(m)) w[m / 4] |= static_cast<uint32_t>(p[first + static_cast<int64_t>(m) * THREADS]) << (8 * (m % 4));
+    }
+  }
+  __host__ __device__ void load_in(const uint8_t* p, uint32_t (&w)[W]) const { load(p, w); }
+  __host__ __device__ void load_out(const uint8_t* p, uint32_t (&w)[W]) const { load(p, w); }
+  __host__ __device__ void store(uint8_t* p, const uint32_t (&w)[W]) const {
+#pragma unroll
+    for (int m = 0; m < 4 * W; ++m) {
+      if (valid(m)) p[first + static_cast<int64_t>(m) * THREADS] = static_cast<uint8_t>(w[m / 4] >> (8 * (m % 4)));
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// Per-thread work, shared by the kernel and the host emulation.
+
+// Pass-local view of the block's shared memory.
+template <class K>
+struct Staged {
+  const uint32_t* slots;
+  const uint8_t* const* in;
+  uint8_t* const* out;
+  const uint8_t* aux;
+  int nj;         // inputs in this pass
+  int rows_here;  // output rows of this block, <= ROWS
+  bool load_out;  // start from the outputs (accumulate, or a later pass)
+
+  __host__ __device__ Staged(const Args& a, int by, int pass, const uint8_t* smem) {
+    const Layout<K> lay{a.k_tile};
+    slots = reinterpret_cast<const uint32_t*>(smem);
+    in = reinterpret_cast<const uint8_t* const*>(smem + lay.in_off());
+    out = reinterpret_cast<uint8_t* const*>(smem + lay.out_off());
+    aux = smem + lay.aux_off();
+    const int j0 = pass * a.k_tile;
+    nj = a.k - j0 < a.k_tile ? a.k - j0 : a.k_tile;
+    if (nj < 0) nj = 0;
+    const int left = a.rows - by * K::kRows;
+    rows_here = left < K::kRows ? left : K::kRows;
+    load_out = pass > 0 || a.accumulate != 0;
+  }
+};
+
+// multiply_input adds input word vector w times every row's coefficient.
+// prepare runs once per input word; rows past rows_here have zero slots, so
+// the unrolled row loop needs no branch.
+template <class K>
+__host__ __device__ __forceinline__ void multiply_input(uint32_t (&acc)[K::kRows][K::kWords],
+                                                        const uint32_t (&w)[K::kWords], const uint32_t* slots,
+                                                        const uint8_t* aux) {
+  using M = Mul<K::kStrategy>;
+  typename M::In in[K::kWords];
+#pragma unroll
+  for (int i = 0; i < K::kWords; ++i) in[i] = M::prepare(w[i], aux);
+#pragma unroll
+  for (int r = 0; r < K::kRows; ++r) M::template mac<K::kWords>(acc[r], in, slots + r * M::kSlotWords, aux);
+}
+
+// process computes one step (one thread's BYTES_PER_THREAD positions) for
+// every row of the block and the pass's inputs, batching input loads so that
+// several are in flight before the first is multiplied.
+template <class K, class Access>
+__host__ __device__ __forceinline__ void process(const Access& io, const Staged<K>& s) {
+  constexpr int R = K::kRows, W = K::kWords, B = Batch<W>::kInputs;
+  constexpr int kSlotRow = R * Mul<K::kStrategy>::kSlotWords;  // words per input
+  uint32_t acc[R][W];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (s.load_out && r < s.rows_here) {
+      io.load_out(s.out[r], acc[r]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < W; ++i) acc[r][i] = 0;
+    }
+  }
+  int j = 0;
+  for (; j + B <= s.nj; j += B) {
+    uint32_t w[B][W];
+#pragma unroll
+    for (int b = 0; b < B; ++b) io.load_in(s.in[j + b], w[b]);
+#pragma unroll
+    for (int b = 0; b < B; ++b) multiply_input<K>(acc, w[b], s.slots + (j + b) * kSlotRow, s.aux);
+  }
+  for (; j < s.nj; ++j) {
+    uint32_t w[W];
+    io.load_in(s.in[j], w);
+    multiply_input<K>(acc, w, s.slots + j * kSlotRow, s.aux);
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    if (r < s.rows_here) io.store(s.out[r], acc[r]);
+  }
+}
+
+// misaligned reports whether p cannot take the aligned path's vector accesses.
+template <class K>
+__host__ __device__ inline bool misaligned(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) % K::kBytesPerThread != 0;
+}
+
+// stage writes this thread's share of the pass's slots and input pointers
+// (and in pass 0 the output pointers and tables), and returns whether any
+// pointer it checked is misaligned. Pass 0 checks every input, not only the
+// pass's, so that all passes take the same path: the two paths give a byte
+// to different threads (the tail even to a different block), and a pass may
+// only re-read outputs that its own block wrote before the barrier.
+template <class K>
+__host__ __device__ __forceinline__ bool stage(const Args& a, int tid, int by, int pass, uint8_t* smem) {
+  using M = Mul<K::kStrategy>;
+  constexpr int R = K::kRows, SW = M::kSlotWords, T = K::kThreads;
+  const Layout<K> lay{a.k_tile};
+  const Staged<K> s(a, by, pass, smem);
+  const int j0 = pass * a.k_tile;
+  uint32_t* slots = reinterpret_cast<uint32_t*>(smem);
+  for (int it = tid; it < s.nj * R * SW; it += T) {
+    const int jl = it / (R * SW), r = (it / SW) % R, i = it % SW;
+    const int row = by * R + r;
+    const uint8_t c = r < s.rows_here ? a.coeffs[static_cast<int64_t>(row) * a.k + j0 + jl] : 0;
+    slots[it] = M::slot_word(c, i);
+  }
+  const uint8_t** in = reinterpret_cast<const uint8_t**>(smem + lay.in_off());
+  for (int jl = tid; jl < s.nj; jl += T) in[jl] = a.in[j0 + jl];
+  bool bad = false;
+  if (pass == 0) {
+    uint8_t** out = reinterpret_cast<uint8_t**>(smem + lay.out_off());
+    for (int r = tid; r < R; r += T) {
+      out[r] = r < s.rows_here ? a.out[by * R + r] : nullptr;
+      if (r < s.rows_here) bad = bad || misaligned<K>(out[r]);
+    }
+    for (int j = tid; j < a.k; j += T) bad = bad || misaligned<K>(a.in[j]);
+    if (Layout<K>::kAux) {
+      const LogExp& t = log_exp();
+      uint8_t* aux = smem + lay.aux_off();
+      for (int i = tid; i < 256; i += T) aux[i] = t.log[i];
+      for (int i = tid; i < 512; i += T) aux[256 + i] = t.exp[i];
+    }
+  }
+  return bad;
+}
+
+// compute does this thread's part of one pass. Aligned: whole vector steps
+// in a grid-stride loop, then the len % BYTES_PER_THREAD tail on the byte path
+// by one block. Otherwise the byte path throughout, over the same block steps.
+template <class K>
+__host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx, int by, int nbx, int pass, const uint8_t* smem,
+                                 bool vec) {
+  constexpr int T = K::kThreads, BPT = K::kBytesPerThread, W = K::kWords;
+  constexpr int64_t CH = K::kChunk;
+  const Staged<K> s(a, by, pass, smem);
+  if (vec) {
+    const int64_t n_full = a.len / BPT;
+    for (int64_t c = static_cast<int64_t>(bx) * T + tid; c < n_full; c += static_cast<int64_t>(nbx) * T) {
+      process<K>(VecAccess<W>{c * BPT}, s);
+    }
+    // The tail may go to any one block: vec is the same in every pass, so
+    // each pass gives the tail to the same threads. The last block, because
+    // the grid-stride loop never gives it more steps than block 0.
+    const int64_t tail = n_full * BPT;
+    if (tail < a.len && bx == nbx - 1) process<K>(ByteAccess<W, T>{tail + tid, tail, a.len}, s);
+  } else {
+    for (int64_t bc = bx; bc * CH < a.len; bc += nbx) process<K>(ByteAccess<W, T>{bc * CH + tid, 0, a.len}, s);
+  }
+}
+
+// naive_byte makes byte i of the rows of row group by: the textbook loop.
+template <class K>
+__host__ __device__ void naive_byte(const Args& a, int by, int64_t i) {
+  for (int r = 0; r < K::kRows; ++r) {
+    const int row = by * K::kRows + r;
+    if (row >= a.rows) break;
+    uint8_t* o = a.out[row];
+    uint8_t acc = a.accumulate ? o[i] : 0;
+    for (int j = 0; j < a.k; ++j) acc ^= gf_mul_byte(a.coeffs[static_cast<int64_t>(row) * a.k + j], a.in[j][i]);
+    o[i] = acc;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Kernels.
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, min_blocks<K>()) gf256_kernel(Args a) {
+  extern __shared__ __align__(16) uint8_t kgen_gf256_smem[];
+  const int passes = num_passes(a);
+  bool vec = false;
+  for (int p = 0; p < passes; ++p) {
+    if (p > 0) __syncthreads();  // every thread is done with the previous pass's slots
+    const bool bad = stage<K>(a, threadIdx.x, blockIdx.y, p, kgen_gf256_smem);
+    // The barrier that publishes the slots also ORs the alignment checks:
+    // the whole block takes one path, decided on the device because the
+    // host cannot read the pointer arrays without a copy.
+    const int any_bad = __syncthreads_or(bad);
+    if (p == 0) vec = any_bad == 0;
+    compute<K>(a, threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x, p, kgen_gf256_smem, vec);
+  }
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads) gf256_naive_kernel(Args a) {
+  const int64_t i = static_cast<int64_t>(blockIdx.x) * K::kThreads + threadIdx.x;
+  if (i < a.len) naive_byte<K>(a, blockIdx.y, i);
+}
+
+// ---------------------------------------------------------------------------
+// Host side.
+
+// check_args validates the launcher's arguments; KGEN_OK + 1 means "valid,
+// nothing to do".
+inline int check_args(const uint8_t* coeffs, int rows, int k, const void* in, const void* out, int64_t len,
+                      int accumulate) {
+  if (rows < 0 || k < 0 || len < 0) return KGEN_ERR_NEGATIVE_DIM;
+  if (rows == 0 || len == 0 || (k == 0 && accumulate)) return KGEN_OK + 1;
+  if (out == nullptr || (k > 0 && (in == nullptr || coeffs == nullptr))) return KGEN_ERR_NULL_POINTER;
+  return KGEN_OK;
+}
+
+// sm_count caches the multiprocessor count per device: the query is a driver
+// call, and launches of 16 MiB take tens of microseconds.
+inline int sm_count(int device) {
+  static std::atomic<int> cache[64];
+  if (device >= 0 && device < 64) {
+    const int n = cache[device].load(std::memory_order_relaxed);
+    if (n > 0) return n;
+  }
+  int n = 0;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) return -1;
+  if (device >= 0 && device < 64) cache[device].store(n, std::memory_order_relaxed);
+  return n;
+}
+
+// launch checks the arguments and starts the kernel on stream. It returns
+// KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
+template <class K>
+int launch(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len,
+           int accumulate, cudaStream_t stream) {
+  const int st = check_args(coeffs, rows, k, in, out, len, accumulate);
+  if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
+  const int groups = ceil_div(rows, K::kRows);
+  if (groups > 65535) return KGEN_ERR_GRID_TOO_LARGE;
+  Args a{coeffs, in, out, len, rows, k, 1, accumulate != 0};
+
+  if constexpr (K::kStrategy == Strategy::NaiveLogExp) {
+    const int64_t blocks = (len + K::kThreads - 1) / K::kThreads;
+    if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
+    gf256_naive_kernel<K><<<dim3(static_cast<unsigned>(blocks), groups), K::kThreads, 0, stream>>>(a);
+    return static_cast<int>(cudaGetLastError());
+  } else {
+    a.k_tile = k_tile_for<K>(k);
+    const int smem = Layout<K>{a.k_tile}.bytes();
+    // One wave: as many blocks as fit on the device at once, the grid-stride
+    // loop spreading the bytes evenly. All row groups then run side by side
+    // over the same region of the inputs, so groups after the first find the
+    // inputs in L2 instead of HBM.
+    int device = 0, per_sm = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess) return static_cast<int>(err);
+    const int sms = sm_count(device);
+    if (sms < 0) return static_cast<int>(cudaGetLastError());
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gf256_kernel<K>, K::kThreads, smem);
+    if (err != cudaSuccess) return static_cast<int>(err);
+    if (per_sm < 1) per_sm = 1;
+    const int64_t steps = (len + K::kChunk - 1) / K::kChunk;
+    int64_t bx = (static_cast<int64_t>(sms) * per_sm + groups - 1) / groups;
+    if (bx > steps) bx = steps;
+    if (bx < 1) bx = 1;
+    gf256_kernel<K><<<dim3(static_cast<unsigned>(bx), groups), K::kThreads, smem, stream>>>(a);
+    return static_cast<int>(cudaGetLastError());
+  }
+}
+
+// emulate_on_host runs the kernel's per-thread code on the host, block by
+// block and thread by thread, with the same passes and barriers: for tests
+// on machines without a GPU. Pointers are host pointers; grid_x is the
+// kernel's gridDim.x (the GPU launch derives it from the device), and
+// k_tile, when positive, overrides the inputs per pass to force passes.
+template <class K>
+int emulate_on_host(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len,
+                    int accumulate, int grid_x, int k_tile = 0) {
+  const int st = check_args(coeffs, rows, k, in, out, len, accumulate);
+  if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
+  const int groups = ceil_div(rows, K::kRows);
+  Args a{coeffs, in, out, len, rows, k, 1, accumulate != 0};
+  if constexpr (K::kStrategy == Strategy::NaiveLogExp) {
+    for (int by = 0; by < groups; ++by) {
+      for (int64_t i = 0; i < len; ++i) naive_byte<K>(a, by, i);
+    }
+    return KGEN_OK;
+  } else {
+    a.k_tile = k_tile > 0 ? (k_tile < Layout<K>::max_k_tile() ? k_tile : Layout<K>::max_k_tile()) : k_tile_for<K>(k);
+    std::vector<uint8_t> smem_v(static_cast<size_t>(Layout<K>{a.k_tile}.bytes()) + 16);
+    uint8_t* smem = smem_v.data() + (16 - reinterpret_cast<uintptr_t>(smem_v.data()) % 16) % 16;
+    for (int by = 0; by < groups; ++by) {
+      for (int bx = 0; bx < grid_x; ++bx) {
+        bool vec = false;
+        for (int p = 0; p < num_passes(a); ++p) {
+          bool bad = false;
+          for (int t = 0; t < K::kThreads; ++t) bad = stage<K>(a, t, by, p, smem) || bad;
+          if (p == 0) vec = !bad;
+          for (int t = 0; t < K::kThreads; ++t) compute<K>(a, t, bx, by, grid_x, p, smem, vec);
+        }
+      }
+    }
+    return KGEN_OK;
+  }
+}
+
+}  // namespace gf256
+}  // namespace kgen
