@@ -14,6 +14,7 @@ import (
 	"github.com/kgen-gpu/kgen/go/cpuref"
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/internal/compare"
 	"github.com/kgen-gpu/kgen/internal/gputest"
 )
 
@@ -115,11 +116,6 @@ func getProblem(m, n, k int) *problem {
 	problems[key] = p
 	return p
 }
-
-// tolF32 bounds fp32 GEMM error relative to |alpha| |a_i| |b_j| + |beta| |c|:
-// a few units of rounding per sqrt(K) terms, far above what fp32 accumulation
-// produces on random data and far below a missing or repeated product term.
-func tolF32(k int) float64 { return 4 * math.Sqrt(float64(max(k, 1))) * 0x1p-24 }
 
 // storage is how an operand is laid out in device memory.
 type storage struct {
@@ -224,7 +220,6 @@ func download(t *testing.T, c gemm.Matrix) []float32 {
 func checkResult(t *testing.T, o operands, alpha, beta float32, c gemm.Matrix, got []float32) float64 {
 	t.Helper()
 	p := o.p
-	tol := tolF32(p.K)
 	inside := make([]bool, len(got))
 	var errSq, refSq float64
 	bad := 0
@@ -234,12 +229,12 @@ func checkResult(t *testing.T, o operands, alpha, beta float32, c gemm.Matrix, g
 			inside[at] = true
 			c0 := float64(p.C0[i*p.N+j])
 			ref := float64(alpha)*p.AB[i*p.N+j] + float64(beta)*c0
-			bound := tol * (math.Abs(float64(alpha))*p.rowA[i]*p.colB[j] + math.Abs(float64(beta)*c0))
+			bound := compare.DotBound(compare.F32, p.K, math.Abs(float64(alpha))*p.rowA[i]*p.colB[j]+math.Abs(float64(beta)*c0), ref)
 			g := float64(got[at])
 			e := math.Abs(g - ref)
 			errSq += e * e
 			refSq += ref * ref
-			if math.IsNaN(g) || e > bound {
+			if !compare.Within(g, ref, bound) {
 				if bad < 5 {
 					t.Errorf("C[%d,%d] = %v, want %v (error %.3g > bound %.3g)", i, j, g, ref, e, bound)
 				}

@@ -32,6 +32,18 @@ for f in kernels/generated/*.cu; do
     -Xptxas -v -c "$f" -o /dev/null 2>&1 | grep -E 'registers|spill' | tr -s ' ' | paste -sd' '
 done | tee "$OUT/ptxas.txt"
 
+# The GF(2^8) kernels' host emulation, then compute-sanitizer (memcheck, and
+# racecheck: the kernels use shared memory) over the GPU tests of the
+# families at small odd shapes (-short).
+make host-test 2>&1 | tail -1 | tee "$OUT/sanitizer.txt"
+go test -c -o /tmp/gf256.test ./tests/gf256 && go test -c -o /tmp/gemm.test ./tests/gemm
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool "$tool" --error-exitcode 9 /tmp/gf256.test -test.short \
+    -test.run 'TestEveryInstanceBitExact|TestDefaultChoice|TestBadInputIsAnError' 2>&1 | tail -3 | sed "s/^/gf256 $tool: /"
+  compute-sanitizer --tool "$tool" --error-exitcode 9 /tmp/gemm.test -test.short \
+    -test.run 'TestDegenerateShapes|TestColumnMajorC' 2>&1 | tail -3 | sed "s/^/gemm $tool: /"
+done | tee -a "$OUT/sanitizer.txt"
+
 time go test -tags cublas -count=1 -v ./... >"$OUT/test.log" 2>&1
 echo "tests exit $?" | tee -a "$OUT/test.log"
 grep -E '^(ok|FAIL)' "$OUT/test.log"
