@@ -17,14 +17,15 @@ type DTypeInfo struct {
 	CUDA    string // CUDA C++ element type
 	CHeader string // plain-C element type, for the header cgo reads
 	Go      string // Go element type
+	GoConst string // kernels.DType constant in the Go bindings
 	Bytes   int
 }
 
 // DTypes is the table of every DType; a test checks that every value has a row.
 var DTypes = map[DType]DTypeInfo{
-	F32:   {Name: "f32", CUDA: "float", CHeader: "float", Go: "float32", Bytes: 4},
-	F16:   {Name: "f16", CUDA: "__half", CHeader: "uint16_t", Go: "uint16", Bytes: 2},
-	GF256: {Name: "gf256", CUDA: "uint8_t", CHeader: "uint8_t", Go: "uint8", Bytes: 1},
+	F32:   {Name: "f32", CUDA: "float", CHeader: "float", Go: "float32", GoConst: "ElemF32", Bytes: 4},
+	F16:   {Name: "f16", CUDA: "__half", CHeader: "uint16_t", Go: "uint16", GoConst: "ElemF16", Bytes: 2},
+	GF256: {Name: "gf256", CUDA: "uint8_t", CHeader: "uint8_t", Go: "uint8", GoConst: "ElemGF256", Bytes: 1},
 }
 
 // AllDTypes lists the DTypes in declaration order.

@@ -5,7 +5,7 @@ import "testing"
 func TestEveryEnumValueHasATableRow(t *testing.T) {
 	for _, d := range AllDTypes {
 		row, ok := DTypes[d]
-		if !ok || row.Name == "" || row.CUDA == "" || row.CHeader == "" || row.Go == "" || row.Bytes == 0 {
+		if !ok || row.Name == "" || row.CUDA == "" || row.CHeader == "" || row.Go == "" || row.GoConst == "" || row.Bytes == 0 {
 			t.Errorf("DType %d: incomplete table row %+v", d, row)
 		}
 		if back, ok := ParseDType(row.Name); !ok || back != d {
@@ -91,7 +91,7 @@ func TestGF256NameEncodesConfiguration(t *testing.T) {
 // can lower is derived from the op, with C and cgo spellings for every
 // parameter.
 func TestEveryOpWithParamsHasASignature(t *testing.T) {
-	for _, op := range []Op{GEMM, GF256MatMul} {
+	for _, op := range []Op{GEMM, GEMV, GF256MatMul} {
 		types := Types{F32, F32, F32, F32}
 		if op == GF256MatMul {
 			types = Types{GF256, GF256, GF256, GF256}

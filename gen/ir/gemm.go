@@ -14,18 +14,20 @@ type GemmParams struct {
 	Warp   Tile // M, N of a warp's tile (K unused)
 	Thread Tile // M, N of a thread's tile (K unused)
 
-	Stages      int // shared-memory buffers in the main-loop pipeline
-	VecGlobal   int // elements per global load
-	VecShared   int // elements per shared-memory load
-	MinBlocksSM int // blocks per multiprocessor asked of the register allocator
+	Stages      int  // shared-memory buffers in the main-loop pipeline
+	VecGlobal   int  // elements per global load (CUDA cores only)
+	VecShared   int  // elements per shared-memory load (CUDA cores only)
+	MinBlocksSM int  // blocks per multiprocessor asked of the register allocator
+	MMA         bool // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 }
 
 // Op is GEMM.
 func (*GemmParams) Op() Op { return GEMM }
 
-// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s2_o2": layouts, dtype,
-// tiles and every non-default choice, so two instances never share a name
-// unless they are the same kernel.
+// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s2_o2" (CUDA cores) or
+// "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores): layouts, dtype, tiles
+// and every non-default choice, so two instances never share a name unless
+// they are the same kernel.
 func (p *GemmParams) NameTail(t Types) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s%s", Layouts[p.ALayout].Letter, Layouts[p.BLayout].Letter)
@@ -36,9 +38,12 @@ func (p *GemmParams) NameTail(t Types) string {
 	if t.Acc != t.A {
 		fmt.Fprintf(&b, "acc%s", DTypes[t.Acc].Name)
 	}
-	fmt.Fprintf(&b, "_b%dx%dx%d_w%dx%d_t%dx%d_s%d",
-		p.Block.M, p.Block.N, p.Block.K, p.Warp.M, p.Warp.N, p.Thread.M, p.Thread.N, p.Stages)
-	if p.VecGlobal != 4 || p.VecShared != 4 {
+	fmt.Fprintf(&b, "_b%dx%dx%d_w%dx%d", p.Block.M, p.Block.N, p.Block.K, p.Warp.M, p.Warp.N)
+	if !p.MMA {
+		fmt.Fprintf(&b, "_t%dx%d", p.Thread.M, p.Thread.N)
+	}
+	fmt.Fprintf(&b, "_s%d", p.Stages)
+	if !p.MMA && (p.VecGlobal != 4 || p.VecShared != 4) {
 		fmt.Fprintf(&b, "_v%d%d", p.VecGlobal, p.VecShared)
 	}
 	if p.MinBlocksSM > 1 {

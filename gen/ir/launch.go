@@ -30,6 +30,22 @@ func Signature(op Op, t Types) []Param {
 			{"c", "C", out + "*", "(*C." + out + ")"},
 			{"ldc", "LDC", "int64_t", "C.int64_t"},
 		}
+	case GEMV:
+		elem := DTypes[t.A].CHeader
+		out := DTypes[t.C].CHeader
+		return []Param{
+			{"m", "M", "int", "C.int"},
+			{"n", "N", "int", "C.int"},
+			{"k", "K", "int", "C.int"},
+			{"alpha", "Alpha", "float", "C.float"},
+			{"a", "A", "const " + elem + "*", "(*C." + elem + ")"},
+			{"lda", "LDA", "int64_t", "C.int64_t"},
+			{"x", "X", "const " + elem + "*", "(*C." + elem + ")"},
+			{"ldx", "LDX", "int64_t", "C.int64_t"},
+			{"beta", "Beta", "float", "C.float"},
+			{"y", "Y", out + "*", "(*C." + out + ")"},
+			{"ldy", "LDY", "int64_t", "C.int64_t"},
+		}
 	case GF256MatMul:
 		return []Param{
 			{"coeffs", "Coeffs", "const uint8_t*", "(*C.uint8_t)"},

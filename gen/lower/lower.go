@@ -79,9 +79,21 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 				p := &ir.GemmParams{
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
-					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM,
+					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, MMA: t.MMA,
 				}
-				out = append(out, base(p, t.Threads(), t.SharedBytes(), t.Line))
+				smem := t.SharedBytes()
+				if t.MMA {
+					smem = t.MMASharedBytes()
+				}
+				out = append(out, base(p, t.Threads(), smem, t.Line))
+			}
+		}
+	case ir.GEMV:
+		for _, lp := range f.Layouts {
+			for _, t := range f.Gemv {
+				p := &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: t.ThreadsPerOutput, OutputsPerBlock: t.OutputsPerBlock,
+					Vector: t.Vector, XShared: t.XShared, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
+				out = append(out, base(p, t.Threads, 0, t.Line))
 			}
 		}
 	case ir.GF256MatMul:

@@ -115,7 +115,13 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 		fam.pos.layouts = v.Line
 		items, _ := d.list(v, what+" layouts", true)
 		for _, item := range items {
-			if p, ok := d.layoutPair(item, what+" layouts"); ok {
+			p, ok := LayoutPair{}, false
+			if !fam.pos.opBad && fam.Op == ir.GEMV {
+				p.A, ok = d.layoutLetter(item, what+" layouts")
+			} else {
+				p, ok = d.layoutPair(item, what+" layouts")
+			}
+			if ok {
 				fam.Layouts = append(fam.Layouts, p)
 				fam.pos.layout = append(fam.pos.layout, item.Line)
 			}
@@ -134,9 +140,14 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 		items, _ := d.list(v, what+" tilings", true)
 		for j, item := range items {
 			tw := fmt.Sprintf("%s tiling %d", what, j+1)
-			if gf {
+			switch {
+			case gf:
 				fam.GF256 = append(fam.GF256, d.gf256Tiling(item, tw))
-			} else {
+			case !fam.pos.opBad && fam.Op == ir.GEMV:
+				fam.Gemv = append(fam.Gemv, d.gemvTiling(item, tw))
+			case !fam.pos.typesBad && fam.Types.A == ir.F16:
+				fam.Tilings = append(fam.Tilings, d.mmaTiling(item, tw))
+			default:
 				fam.Tilings = append(fam.Tilings, d.tiling(item, tw))
 			}
 		}
@@ -199,6 +210,22 @@ func (d *decoder) types(n *yaml.Node, what string) (Types, bool) {
 		}
 	}
 	return t, all
+}
+
+// layoutLetter decodes the layout of a gemv family's A: "n" (row-major,
+// each output's weights contiguous) or "t" (its transpose).
+func (d *decoder) layoutLetter(n *yaml.Node, what string) (ir.Layout, bool) {
+	s, ok := d.str(n, what)
+	if !ok {
+		return 0, false
+	}
+	for _, l := range ir.AllLayouts {
+		if ir.Layouts[l].Letter == s {
+			return l, true
+		}
+	}
+	d.errorf(n.Line, "%s: unknown layout %.40q; a gemv family gives A's layout alone: n (A is N x K row-major) or t (its transpose)", what, s)
+	return 0, false
 }
 
 // layoutPair decodes "nt": the letter of A's layout, then B's.
@@ -302,6 +329,78 @@ func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
 			*fld.dst, ok = d.integer(v, what+" "+fld.key)
 			good = good && ok
 		}
+	}
+	t.bad = !good
+	return t
+}
+
+// mmaTiling decodes a tiling of an f16 gemm family (tensor cores): block and
+// warp tiles and the pipeline depth; the instruction shape is fixed.
+func (d *decoder) mmaTiling(n *yaml.Node, what string) Tiling {
+	t := Tiling{Line: n.Line, MinBlocksSM: 1, bad: true, MMA: true}
+	keys := []string{"block", "warp", "stages", "min_blocks_per_sm"}
+	if hasKey(n, "thread") || hasKey(n, "vector") {
+		d.errorf(n.Line, "%s: thread and vector are keys of the f32 CUDA-core kernel; an f16 gemm tiling (tensor cores, mma m16n8k16) takes %s", what, strings.Join(keys, ", "))
+		return t
+	}
+	f, ok := d.fields(n, what, keys, keys[:3])
+	if !ok {
+		return t
+	}
+	good := f["block"] != nil && f["warp"] != nil && f["stages"] != nil
+	if v := f["block"]; v != nil {
+		b, ok := d.ints(v, what+" block", "M", "N", "K")
+		if good = good && ok; ok {
+			t.Block = ir.Tile{M: b[0], N: b[1], K: b[2]}
+		}
+	}
+	if v := f["warp"]; v != nil {
+		w, ok := d.ints(v, what+" warp", "M", "N")
+		if good = good && ok; ok {
+			t.Warp = ir.Tile{M: w[0], N: w[1]}
+		}
+	}
+	if v := f["stages"]; v != nil {
+		t.Stages, ok = d.integer(v, what+" stages")
+		good = good && ok
+	}
+	if v := f["min_blocks_per_sm"]; v != nil {
+		t.MinBlocksSM, ok = d.integer(v, what+" min_blocks_per_sm")
+		good = good && ok
+	}
+	t.bad = !good
+	return t
+}
+
+// gemvTiling decodes a tiling of a gemv family.
+func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
+	t := GemvTiling{Line: n.Line, SplitK: 1, bad: true}
+	keys := []string{"threads_per_output", "outputs_per_block", "vector", "x_in_shared", "split_k", "threads", "max_batch"}
+	if hasKey(n, "block") || hasKey(n, "strategy") {
+		d.errorf(n.Line, "%s: a gemv tiling takes %s", what, strings.Join(keys, ", "))
+		return t
+	}
+	f, ok := d.fields(n, what, keys, []string{"threads_per_output", "outputs_per_block", "vector", "threads", "max_batch"})
+	if !ok {
+		return t
+	}
+	good := true
+	for _, k := range []string{"threads_per_output", "outputs_per_block", "vector", "threads", "max_batch"} {
+		good = good && f[k] != nil
+	}
+	for _, fld := range []struct {
+		key string
+		dst *int
+	}{{"threads_per_output", &t.ThreadsPerOutput}, {"outputs_per_block", &t.OutputsPerBlock}, {"vector", &t.Vector},
+		{"split_k", &t.SplitK}, {"threads", &t.Threads}, {"max_batch", &t.MaxBatch}} {
+		if v := f[fld.key]; v != nil {
+			*fld.dst, ok = d.integer(v, what+" "+fld.key)
+			good = good && ok
+		}
+	}
+	if v := f["x_in_shared"]; v != nil {
+		t.XShared, ok = d.boolean(v, what+" x_in_shared")
+		good = good && ok
 	}
 	t.bad = !good
 	return t

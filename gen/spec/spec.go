@@ -35,6 +35,7 @@ type Family struct {
 	CLayout ir.Layout    // gemm only
 	Archs   []ir.Arch
 	Tilings []Tiling      // gemm
+	Gemv    []GemvTiling  // gemv
 	GF256   []GF256Tiling // gf256_matmul
 	Line    int           // line of the family's first key
 
@@ -65,12 +66,28 @@ func (p LayoutPair) String() string { return ir.Layouts[p.A].Letter + ir.Layouts
 type Tiling struct {
 	Block, Warp, Thread ir.Tile
 	Stages              int
-	VecGlobal           int // elements per global load
-	VecShared           int // elements per shared-memory load
-	MinBlocksSM         int // __launch_bounds__ minimum blocks per SM
-	Line                int // line of the tiling's first key
+	VecGlobal           int  // elements per global load
+	VecShared           int  // elements per shared-memory load
+	MinBlocksSM         int  // __launch_bounds__ minimum blocks per SM
+	MMA                 bool // an f16 tensor-core tiling: Thread and Vec* unused
+	Line                int  // line of the tiling's first key
 
 	bad bool // a field did not decode; its rule checks would only echo that
+}
+
+// GemvTiling is one configuration of a gemv family: the seed article's
+// ladder, from one thread per output to several warps per output.
+type GemvTiling struct {
+	ThreadsPerOutput int  // 1, a group of 2..16 lanes, a warp (32) or several warps (64..256)
+	OutputsPerBlock  int  // outputs one block computes
+	Vector           int  // halves per load: 1, 2, 4 or 8 (16 bytes)
+	XShared          bool // stage x in shared memory (else read it through the cache)
+	SplitK           int  // blocks sharing one output's K, combined in the same kernel
+	Threads          int  // threads per block
+	MaxBatch         int  // right-hand vectors M the instance handles: 1, 2, 4 or 8
+	Line             int
+
+	bad bool
 }
 
 // GF256Tiling is one configuration of a gf256_matmul family.

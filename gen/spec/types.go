@@ -59,14 +59,22 @@ func checkTypes(c *collector, what string, f *Family) bool {
 		return true
 	}
 	var missing []string
-	if f.Op != ir.GEMM || t.A != ir.F32 {
+	switch {
+	case f.Op == ir.GEMM && (t.A == ir.F32 || t.A == ir.F16):
+	case f.Op == ir.GEMV && t.A == ir.F16 && t.Acc == ir.F32:
+	case f.Op == ir.GEMV && t.A == ir.F16:
+		missing = append(missing, "op gemv with acc "+t.Acc.String())
+	default:
 		missing = append(missing, fmt.Sprintf("op %s with %s operands", f.Op, t.A))
+	}
+	if t.C != t.A {
+		missing = append(missing, fmt.Sprintf("c %s with %s operands", t.C, t.A))
 	}
 	if f.CLayout != ir.RowMajor {
 		missing = append(missing, "c_layout "+f.CLayout.String())
 	}
 	if len(missing) > 0 {
-		c.errorf(f.Line, "%s: %s is not implemented yet (this release emits op gemm with f32 operands and c_layout row, and op gf256_matmul)", what, strings.Join(missing, " and "))
+		c.errorf(f.Line, "%s: %s is not implemented yet (this release emits op gemm with f32 or f16 operands, c of a's dtype and c_layout row; op gemv with f16 operands and f32 acc; and op gf256_matmul)", what, strings.Join(missing, " and "))
 		return false
 	}
 	return true

@@ -81,14 +81,26 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 	case f.pos.opBad:
 	case f.Op == ir.GF256MatMul:
 		checkGF256Family(c, what, f, implemented)
-	case implemented:
-		for j, t := range f.Tilings {
+	case !implemented:
+	case f.Op == ir.GEMV:
+		for j, t := range f.Gemv {
 			if !t.bad {
+				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+			}
+		}
+	default:
+		for j, t := range f.Tilings {
+			switch {
+			case t.bad:
+			case t.MMA:
+				checkMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+			default:
 				checkF32Tiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
 			}
 		}
 	}
 	checkDuplicates(c, what, f.Tilings, func(t Tiling) (Tiling, int, bool) { k := t; k.Line = 0; return k, t.Line, t.bad })
+	checkDuplicates(c, what, f.Gemv, func(t GemvTiling) (GemvTiling, int, bool) { k := t; k.Line = 0; return k, t.Line, t.bad })
 	checkDuplicates(c, what, f.GF256, func(t GF256Tiling) (GF256Tiling, int, bool) { k := t; k.Line = 0; return k, t.Line, t.bad })
 }
 

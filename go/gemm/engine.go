@@ -16,10 +16,43 @@ import (
 // for one its binaries run on.
 var ErrUnsupportedArch = kernels.ErrUnsupportedArch
 
+// DType is the element type of a GEMM's A, B and C: the API names it once,
+// as the method (SGEMM, HGEMM) or the argument of GEMM.
+type DType int
+
+const (
+	F32 DType = iota // float32; CUDA cores, fp32 accumulation
+	F16              // IEEE half (github.com/x448/float16 on the host); tensor cores, fp32 accumulation
+)
+
+func (d DType) String() string {
+	if d == F16 {
+		return "f16"
+	}
+	return "f32"
+}
+
+// Size is the bytes of one element.
+func (d DType) Size() int {
+	if d == F16 {
+		return 2
+	}
+	return 4
+}
+
+func dtypeOf(e kernels.DType) DType {
+	if e == kernels.ElemF16 {
+		return F16
+	}
+	return F32
+}
+
 // Instance describes one kernel the Engine can run.
 type Instance struct {
 	Name           string
-	Arch           int // compute capability times ten that it was built for
+	Elem           DType
+	TensorCores    bool // mma.sync; Thread is unused
+	Arch           int  // compute capability times ten that it was built for
 	A, B           Order
 	Block          [3]int // M, N, K
 	Warp, Thread   [2]int // M, N
@@ -31,10 +64,10 @@ type Instance struct {
 
 // Engine runs GEMMs on one device with the kernels built for its arch.
 type Engine struct {
-	dev   *cuda.Device
-	arch  int
-	jit   bool
-	sgemm []kernels.GEMM // built for arch
+	dev     *cuda.Device
+	arch    int
+	jit     bool
+	kernels []kernels.GEMM // built for arch, every element type
 }
 
 // New picks the kernels for dev's arch: those built for it exactly, else for
@@ -55,7 +88,7 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{dev: dev, arch: arch, jit: jit}
-	e.sgemm = kernels.ForArch(kernels.GEMMs, arch)
+	e.kernels = kernels.ForArch(kernels.GEMMs, arch)
 	return e, nil
 }
 
@@ -63,24 +96,35 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 // whether they run through the driver's PTX compiler.
 func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
 
-// Instances lists the fp32 GEMM kernels available on the device. Each
-// computes a row-major C; see SGEMMWith for a column-major one.
+// Instances lists the GEMM kernels of every element type available on the
+// device. Each computes a row-major C; see SGEMMWith for a column-major one.
 func (e *Engine) Instances() []Instance {
 	if e == nil {
 		return nil
 	}
-	return instances(e.sgemm)
+	return instances(e.kernels)
 }
 
-// BuiltInstances lists every fp32 GEMM kernel built into the binary, once per
+// BuiltInstances lists every GEMM kernel built into the binary, once per
 // arch it was built for: what an Engine's Instances is chosen from.
 func BuiltInstances() []Instance { return instances(kernels.GEMMs) }
+
+// Of keeps the instances of element type dt.
+func Of(dt DType, ins []Instance) []Instance {
+	var out []Instance
+	for _, in := range ins {
+		if in.Elem == dt {
+			out = append(out, in)
+		}
+	}
+	return out
+}
 
 func instances(ks []kernels.GEMM) []Instance {
 	out := make([]Instance, len(ks))
 	for i, k := range ks {
 		out[i] = Instance{
-			Name: k.Name, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
+			Name: k.Name, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
 			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM,
@@ -101,7 +145,18 @@ func order(l kernels.Layout) Order {
 // K x N, C is M x N; each may be row- or column-major with any stride. With
 // beta == 0, C is not read. The call returns when the kernel is queued.
 func (e *Engine) SGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
-	return e.sgemmWith("", s, alpha, a, b, beta, c)
+	return e.gemmWith(F32, "", s, alpha, a, b, beta, c)
+}
+
+// HGEMM is SGEMM for fp16 A, B and C (alpha and beta stay fp32, products
+// accumulate in fp32 on tensor cores, C is rounded once).
+func (e *Engine) HGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	return e.gemmWith(F16, "", s, alpha, a, b, beta, c)
+}
+
+// GEMM is SGEMM or HGEMM, by dt.
+func (e *Engine) GEMM(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	return e.gemmWith(dt, "", s, alpha, a, b, beta, c)
 }
 
 // SGEMMWith is SGEMM with the instance named by name, for tests and benches:
@@ -115,17 +170,27 @@ func (e *Engine) SGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32,
 // an instance of other layouts names the layouts the problem needs and the
 // instance with the same tiling that has them.
 func (e *Engine) SGEMMWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
-	if name == "" {
-		return errors.New("gemm: SGEMMWith needs an instance name")
-	}
-	return e.sgemmWith(name, s, alpha, a, b, beta, c)
+	return e.GEMMWith(F32, name, s, alpha, a, b, beta, c)
 }
 
-func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+// HGEMMWith is HGEMM with the instance named name, as SGEMMWith says.
+func (e *Engine) HGEMMWith(name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	return e.GEMMWith(F16, name, s, alpha, a, b, beta, c)
+}
+
+// GEMMWith is GEMM with the instance named name, as SGEMMWith says.
+func (e *Engine) GEMMWith(dt DType, name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	if name == "" {
+		return errors.New("gemm: GEMMWith needs an instance name")
+	}
+	return e.gemmWith(dt, name, s, alpha, a, b, beta, c)
+}
+
+func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
 	if e == nil {
 		return errors.New("gemm: nil *Engine")
 	}
-	if err := e.validate(s, a, b, c); err != nil {
+	if err := e.validate(dt, s, a, b, c); err != nil {
 		return err
 	}
 	swapped := c.Order == ColMajor
@@ -135,7 +200,7 @@ func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matr
 		a, b, c = b.T(), a.T(), c.T()
 		name = e.twin(name, userA, userB, a.Order, b.Order)
 	}
-	k, err := e.choose(name, a.Order, b.Order, c.Rows, c.Cols)
+	k, err := e.choose(dt, name, a.Order, b.Order, c.Rows, c.Cols)
 	if err != nil {
 		return e.explain(err, name, a.Order, b.Order, swapped)
 	}
@@ -144,14 +209,13 @@ func (e *Engine) sgemmWith(name string, s *cuda.Stream, alpha float32, a, b Matr
 	}
 	p := kernels.GEMMParams{
 		Device: e.dev.Ordinal(), M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
-		A: elem(a), LDA: a.LD(), B: elem(b), LDB: b.LD(), C: elem(c), LDC: c.LD(), Stream: s.Handle(),
+		A: elem(a, dt.Size()), LDA: a.LD(), B: elem(b, dt.Size()), LDB: b.LD(), C: elem(c, dt.Size()), LDC: c.LD(), Stream: s.Handle(),
 	}
 	return cuda.Check(k.Name, k.Launch(&p))
 }
 
-const f32 = 4
-
-func (e *Engine) validate(s *cuda.Stream, a, b, c Matrix) error {
+func (e *Engine) validate(dt DType, s *cuda.Stream, a, b, c Matrix) error {
+	size := dt.Size()
 	switch {
 	case s == nil: // the device's default stream
 	case s.Handle() == nil:
@@ -163,7 +227,7 @@ func (e *Engine) validate(s *cuda.Stream, a, b, c Matrix) error {
 		name string
 		m    Matrix
 	}{{"A", a}, {"B", b}, {"C", c}} {
-		if err := op.m.check(op.name, e.dev, f32); err != nil {
+		if err := op.m.check(op.name, e.dev, size); err != nil {
 			return err
 		}
 	}
@@ -173,37 +237,38 @@ func (e *Engine) validate(s *cuda.Stream, a, b, c Matrix) error {
 	case c.Rows != a.Rows || c.Cols != b.Cols:
 		return fmt.Errorf("gemm: C is %dx%d, but A (%dx%d) times B (%dx%d) is %dx%d",
 			c.Rows, c.Cols, a.Rows, a.Cols, b.Rows, b.Cols, a.Rows, b.Cols)
-	case overlaps(c, a, f32):
+	case overlaps(c, a, size):
 		return errors.New("gemm: C overlaps A in the same buffer")
-	case overlaps(c, b, f32):
+	case overlaps(c, b, size):
 		return errors.New("gemm: C overlaps B in the same buffer")
 	}
 	return nil
 }
 
-// elem is the device address of m's element (0, 0).
-func elem(m Matrix) unsafe.Pointer {
+// elem is the device address of m's element (0, 0), for elements of size
+// bytes.
+func elem(m Matrix, size int) unsafe.Pointer {
 	if m.Buf == nil || m.span() == 0 {
 		return nil
 	}
-	return unsafe.Add(m.Buf.Ptr(), m.Offset*f32)
+	return unsafe.Add(m.Buf.Ptr(), m.Offset*size)
 }
 
 // choose finds the instance named name, or for an empty name the one that
 // suits an m x n output: the first tiling in ranking order that gives every
 // multiprocessor at least one block, else the one giving the most blocks.
-func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.GEMM, error) {
+func (e *Engine) choose(dt DType, name string, a, b Order, m, n int) (kernels.GEMM, error) {
 	var cands []kernels.GEMM
-	for _, k := range e.sgemm {
-		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && (name == "" || k.Name == name) {
+	for _, k := range e.kernels {
+		if dtypeOf(k.Tiling.Elem) == dt && order(k.Tiling.A) == a && order(k.Tiling.B) == b && (name == "" || k.Name == name) {
 			cands = append(cands, k)
 		}
 	}
 	if len(cands) == 0 {
 		if name != "" {
-			return kernels.GEMM{}, fmt.Errorf("gemm: no instance %q on sm_%d", name, e.arch)
+			return kernels.GEMM{}, fmt.Errorf("gemm: no %s instance %q on sm_%d", dt, name, e.arch)
 		}
-		return kernels.GEMM{}, fmt.Errorf("gemm: no kernel for A %s and B %s on sm_%d", a, b, e.arch)
+		return kernels.GEMM{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
 	return pickTiling(cands, m, n, e.dev.Info().Multiprocessors), nil
@@ -214,18 +279,18 @@ func (e *Engine) choose(name string, a, b Order, m, n int) (kernels.GEMM, error)
 // the swap for a column-major C) with one that says which layouts are needed
 // and names the instance of the same tiling that takes them.
 func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error {
-	i := slices.IndexFunc(e.sgemm, func(k kernels.GEMM) bool { return k.Name == name })
+	i := slices.IndexFunc(e.kernels, func(k kernels.GEMM) bool { return k.Name == name })
 	if name == "" || i < 0 {
 		return err
 	}
-	named := e.sgemm[i]
+	named := e.kernels[i]
 	need := fmt.Sprintf("A is %s and B is %s", a, b)
 	if swapped {
 		need = fmt.Sprintf("C is column-major, so the kernel computes the row-major C^T = B^T * A^T, "+
 			"whose operands are B^T (%s) and A^T (%s)", a, b)
 	}
 	msg := fmt.Sprintf("gemm: instance %s takes A %s and B %s, but %s", name, order(named.Tiling.A), order(named.Tiling.B), need)
-	for _, k := range e.sgemm {
+	for _, k := range e.kernels {
 		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, named) {
 			msg += fmt.Sprintf(": %s has the same tiling and takes A %s and B %s", k.Name, a, b)
 		}
@@ -238,15 +303,15 @@ func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error
 // operands (a, b), so that the name a user picked for a problem runs it
 // whatever C's order. Any other name is returned as it is.
 func (e *Engine) twin(name string, userA, userB, a, b Order) string {
-	i := slices.IndexFunc(e.sgemm, func(k kernels.GEMM) bool { return k.Name == name })
+	i := slices.IndexFunc(e.kernels, func(k kernels.GEMM) bool { return k.Name == name })
 	if name == "" || i < 0 {
 		return name
 	}
-	named := e.sgemm[i]
+	named := e.kernels[i]
 	if order(named.Tiling.A) != userA || order(named.Tiling.B) != userB || (userA == a && userB == b) {
 		return name
 	}
-	for _, k := range e.sgemm {
+	for _, k := range e.kernels {
 		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, named) {
 			return k.Name
 		}

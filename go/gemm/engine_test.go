@@ -89,7 +89,7 @@ func flip(o Order) Order { return 1 - o }
 func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
 	e, err := newEngine(nil, 90)
 	require.NoError(t, err)
-	require.NotEmpty(t, e.Instances())
+	require.NotEmpty(t, Of(F32, e.Instances()))
 	for _, ao := range []Order{RowMajor, ColMajor} {
 		for _, bo := range []Order{RowMajor, ColMajor} {
 			for _, co := range []Order{RowMajor, ColMajor} {
@@ -101,7 +101,7 @@ func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
 					needA, needB = flip(bo), flip(ao)
 				}
 				ran := 0
-				for _, in := range e.Instances() {
+				for _, in := range Of(F32, e.Instances()) {
 					err := e.SGEMMWith(in.Name, nil, 1, a, b, 0, c)
 					// The name of the caller's own layouts runs as its twin.
 					if (in.A == needA && in.B == needB) || (in.A == ao && in.B == bo) {
@@ -122,7 +122,7 @@ func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
 				if needA != ao || needB != bo {
 					fits = 2 // the caller's layouts and the swapped problem's
 				}
-				assert.Equal(t, fits*len(e.Instances())/4, ran, "A %s, B %s, C %s", ao, bo, co)
+				assert.Equal(t, fits*len(Of(F32, e.Instances()))/4, ran, "A %s, B %s, C %s", ao, bo, co)
 			}
 		}
 	}
@@ -134,7 +134,7 @@ func TestSGEMMWithErrors(t *testing.T) {
 	a, b, c := Matrix{}, Matrix{Cols: 5}, Matrix{Cols: 5} // empty: no memory needed
 	err = e.SGEMMWith("sgemm_nn_f32_nonesuch", nil, 1, a, b, 0, c)
 	require.Error(t, err)
-	assert.Equal(t, `gemm: no instance "sgemm_nn_f32_nonesuch" on sm_90`, err.Error())
+	assert.Equal(t, `gemm: no f32 instance "sgemm_nn_f32_nonesuch" on sm_90`, err.Error())
 	assert.ErrorContains(t, e.SGEMMWith("", nil, 1, a, b, 0, c), "needs an instance name")
 	assert.ErrorContains(t, e.SGEMM(&cuda.Stream{}, 1, a, b, 0, c), "gemm: the stream was destroyed")
 	assert.NoError(t, e.SGEMM(nil, 1, a, b, 0, c), "an empty problem with the default choice")
@@ -162,7 +162,7 @@ func TestInstancesAreTheArchsRowsOfTheTable(t *testing.T) {
 func TestColumnMajorCRunsTheTwinOfTheCallersName(t *testing.T) {
 	e, err := newEngine(nil, 90)
 	require.NoError(t, err)
-	for _, in := range e.Instances() {
+	for _, in := range Of(F32, e.Instances()) {
 		if in.A != RowMajor || in.B != RowMajor {
 			continue
 		}

@@ -53,7 +53,7 @@ func tableInstances(t *testing.T) []gemm.Instance {
 	t.Helper()
 	arch, _ := eng.Arch()
 	var out []gemm.Instance
-	for _, in := range gemm.BuiltInstances() {
+	for _, in := range gemm.Of(gemm.F32, gemm.BuiltInstances()) {
 		if in.Arch == arch {
 			out = append(out, in)
 		}

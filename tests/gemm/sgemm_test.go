@@ -41,7 +41,7 @@ func TestEveryInstanceAgainstCPU(t *testing.T) {
 				}
 				for _, st := range layouts {
 					o := place(t, p, st[0], st[1], st[2])
-					for _, in := range eng.Instances() {
+					for _, in := range gemm.Of(gemm.F32, eng.Instances()) {
 						if in.A != ao || in.B != bo {
 							continue
 						}
@@ -83,7 +83,7 @@ func TestEveryInstanceWithColumnMajorC(t *testing.T) {
 	needGPU(t)
 	p := getProblem(35, 79, 19)
 	tested := map[string]bool{}
-	for _, in := range eng.Instances() {
+	for _, in := range gemm.Of(gemm.F32, eng.Instances()) {
 		sa, sb := storage{order: flip(in.B), pad: 2, offset: 1}, storage{order: flip(in.A), pad: 1}
 		t.Run(fmt.Sprintf("%s/A=%s,B=%s", in.Name, sa, sb), func(t *testing.T) {
 			o := place(t, p, sa, sb, storage{order: gemm.ColMajor, pad: 3, offset: 2})
@@ -117,7 +117,7 @@ func TestDegenerateShapes(t *testing.T) {
 	p := getProblem(35, 79, 0)
 	o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor}, storage{order: gemm.RowMajor})
 	tested := map[string]bool{}
-	for _, in := range eng.Instances() {
+	for _, in := range gemm.Of(gemm.F32, eng.Instances()) {
 		if in.A != gemm.RowMajor || in.B != gemm.RowMajor {
 			continue
 		}

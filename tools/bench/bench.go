@@ -160,7 +160,7 @@ func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 	flops := 2 * math.Pow(float64(n), 3)
 	for _, order := range [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}} {
 		var insts []gemm.Instance
-		for _, in := range b.eng.Instances() {
+		for _, in := range gemm.Of(gemm.F32, b.eng.Instances()) {
 			if in.A == order[0] && in.B == order[1] && re.MatchString(in.Name) {
 				insts = append(insts, in)
 			}

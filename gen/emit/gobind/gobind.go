@@ -20,20 +20,24 @@ var funcs = map[string]any{
 	"cc":         func(a ir.Arch) int { return ir.Arches[a].CC },
 	"goLayout":   func(l ir.Layout) string { return ir.Layouts[l].Go },
 	"goStrategy": func(s ir.GF256Strategy) string { return ir.GF256Strategies[s].Go },
+	"goDType":    func(d ir.DType) string { return ir.DTypes[d].GoConst },
 	"op":         func(o ir.Op) ir.OpInfo { return ir.Ops[o] },
 }
 
 // entries prints what one op's table entries hold beyond Info and Launch:
-// the Go field of its parameters. Their templates see the parameters as dot.
+// the Go field of its parameters. Their templates see the instance as .In
+// and its parameters as .P.
 var entries = map[ir.Op]*template.Template{
-	ir.GEMM: emit.Template("gemm.entry", `Tiling: GEMMTiling{A: {{goLayout .ALayout}}, B: {{goLayout .BLayout}}, C: {{goLayout .CLayout}},
-		Block: Tile{ {{- .Block.M}}, {{.Block.N}}, {{.Block.K -}} }, Warp: Tile{ {{- .Warp.M}}, {{.Warp.N}}, 0}, Thread: Tile{ {{- .Thread.M}}, {{.Thread.N}}, 0},
-		Stages: {{.Stages}}, MinBlocksPerSM: {{.MinBlocksSM}}}`, funcs),
-	ir.GF256MatMul: emit.Template("gf256.entry", `Config: GF256Config{Strategy: {{goStrategy .Strategy}}, BytesPerThread: {{.BytesPerThread}}, RowsPerBlock: {{.RowsPerBlock}}}`, funcs),
+	ir.GEMM: emit.Template("gemm.entry", `Tiling: GEMMTiling{Elem: {{goDType .In.Types.A}}, MMA: {{.P.MMA}}, A: {{goLayout .P.ALayout}}, B: {{goLayout .P.BLayout}}, C: {{goLayout .P.CLayout}},
+		Block: Tile{ {{- .P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K -}} }, Warp: Tile{ {{- .P.Warp.M}}, {{.P.Warp.N}}, 0}, Thread: Tile{ {{- .P.Thread.M}}, {{.P.Thread.N}}, 0},
+		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}}`, funcs),
+	ir.GEMV: emit.Template("gemv.entry", `Config: GEMVConfig{A: {{goLayout .P.ALayout}}, ThreadsPerOutput: {{.P.ThreadsPerOutput}}, OutputsPerBlock: {{.P.OutputsPerBlock}},
+		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}}`, funcs),
+	ir.GF256MatMul: emit.Template("gf256.entry", `Config: GF256Config{Strategy: {{goStrategy .P.Strategy}}, BytesPerThread: {{.P.BytesPerThread}}, RowsPerBlock: {{.P.RowsPerBlock}}}`, funcs),
 }
 
 // tableOps are the ops with a table, in the order of the generated file.
-var tableOps = []ir.Op{ir.GEMM, ir.GF256MatMul}
+var tableOps = []ir.Op{ir.GEMM, ir.GEMV, ir.GF256MatMul}
 
 // bindingsSource's arguments: the module, the header's include path, the
 // tables (op, entries as Go source) and helpers.
@@ -81,6 +85,14 @@ type table struct {
 
 // Emit writes the bindings, formatted with go/format.
 func Emit(m *ir.Module) ([]emit.File, error) {
+	for _, in := range m.Instances {
+		if _, ok := entries[in.Op]; !ok {
+			return nil, fmt.Errorf("%s: no Go bindings for op %s", in.Name, in.Op)
+		}
+		if in.Params == nil || in.Params.Op() != in.Op {
+			return nil, fmt.Errorf("%s: op %s without its parameters", in.Name, in.Op)
+		}
+	}
 	var tables []table
 	for _, op := range tableOps {
 		t := table{Op: op}
@@ -88,7 +100,10 @@ func Emit(m *ir.Module) ([]emit.File, error) {
 			if in.Op != op {
 				continue
 			}
-			fields, err := emit.Execute(entries[op], in.Params)
+			fields, err := emit.Execute(entries[op], struct {
+				In ir.Instance
+				P  ir.Params
+			}{in, in.Params})
 			if err != nil {
 				return nil, err
 			}
@@ -98,11 +113,7 @@ func Emit(m *ir.Module) ([]emit.File, error) {
 		}
 		tables = append(tables, t)
 	}
-	for _, in := range m.Instances {
-		if _, ok := entries[in.Op]; !ok {
-			return nil, fmt.Errorf("%s: no Go bindings for op %s", in.Name, in.Op)
-		}
-	}
+
 	src, err := emit.Execute(bindingsTemplate, struct {
 		M       *ir.Module
 		Include string

@@ -45,8 +45,31 @@ type Info struct {
 // Base returns the Info of a table entry (every entry type embeds one).
 func (i Info) Base() Info { return i }
 
+// DType is an element type of the operands.
+type DType int
+
+const (
+	ElemF32 DType = iota
+	ElemF16
+	ElemGF256
+)
+
+func (d DType) String() string {
+	switch d {
+	case ElemF32:
+		return "f32"
+	case ElemF16:
+		return "f16"
+	case ElemGF256:
+		return "gf256"
+	}
+	return "unknown"
+}
+
 // GEMMTiling is a GEMM instance's own parameters.
 type GEMMTiling struct {
+	Elem           DType // of A, B and C
+	MMA            bool  // tensor cores (mma.sync): Thread unused
 	A, B, C        Layout
 	Block          Tile
 	Warp, Thread   Tile // K unused
@@ -73,6 +96,37 @@ type GEMM struct {
 	Info
 	Tiling GEMMTiling
 	Launch func(*GEMMParams) int
+}
+
+// GEMVConfig is a GEMV instance's own parameters.
+type GEMVConfig struct {
+	A                Layout // RowMajor: A is N x K; ColMajor: its transpose
+	ThreadsPerOutput int
+	OutputsPerBlock  int
+	Vector           int
+	XShared          bool
+	SplitK           int
+	MaxBatch         int
+}
+
+// GEMVParams are a GEMV launcher's arguments: y = alpha * op(A) * x + beta
+// * y for M right-hand vectors (rows of x and y), op(A) N x K. A, X and Y are
+// device pointers on Device.
+type GEMVParams struct {
+	Device      int
+	M, N, K     int
+	Alpha, Beta float32
+	A, X, Y     unsafe.Pointer
+	LDA, LDX    int
+	LDY         int
+	Stream      unsafe.Pointer
+}
+
+// GEMV is a GEMV instance.
+type GEMV struct {
+	Info
+	Config GEMVConfig
+	Launch func(*GEMVParams) int
 }
 
 // GF256Strategy is how a GF(2^8) kernel multiplies bytes by coefficients.

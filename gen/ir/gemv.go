@@ -1,0 +1,33 @@
+package ir
+
+import "fmt"
+
+// GemvParams are the parameters of a GEMV kernel: y = alpha * op(A) * x +
+// beta * y for up to MaxBatch right-hand vectors.
+type GemvParams struct {
+	ALayout          Layout // RowMajor: A is N x K (each output's weights contiguous); ColMajor: its transpose
+	ThreadsPerOutput int    // 1, 2..16 lanes, 32 (a warp), 64..256 (several warps)
+	OutputsPerBlock  int
+	Vector           int  // halves per load
+	XShared          bool // x staged in shared memory
+	SplitK           int  // blocks sharing one output's K, combined in one kernel
+	MaxBatch         int  // right-hand vectors per launch
+}
+
+// Op is GEMV.
+func (*GemvParams) Op() Op { return GEMV }
+
+// NameTail is e.g. "n_f16_p32_o8_v8_k1_m8" (threads per output, outputs per
+// block, vector, split-K, batch), with "_xs" when x is staged in shared
+// memory.
+func (p *GemvParams) NameTail(t Types) string {
+	s := fmt.Sprintf("%s_%s", Layouts[p.ALayout].Letter, DTypes[t.A].Name)
+	if t.Acc != t.A {
+		s += "acc" + DTypes[t.Acc].Name
+	}
+	s += fmt.Sprintf("_p%d_o%d_v%d_k%d_m%d", p.ThreadsPerOutput, p.OutputsPerBlock, p.Vector, p.SplitK, p.MaxBatch)
+	if p.XShared {
+		s += "_xs"
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package spec
+
+import (
+	"slices"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
+)
+
+// The f16 tensor-core GEMM: mma.sync m16n8k16 (kgen::hgemm), fed by
+// cp.async multistage pipelines through swizzled shared memory.
+
+// MMAThreads is the block size of an f16 gemm tiling: one warp per warp tile.
+func (t Tiling) MMAThreads() int { return t.Threads() }
+
+// MMASharedBytes is the dynamic shared memory of the f16 kernel: Stages
+// copies of the A and B block tiles, in halves.
+func (t Tiling) MMASharedBytes() int {
+	return t.Stages * (t.Block.M*t.Block.K + t.Block.K*t.Block.N) * 2
+}
+
+func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	for _, d := range []struct {
+		name string
+		v    int
+	}{{"block M", t.Block.M}, {"block N", t.Block.N}, {"block K", t.Block.K}, {"warp M", t.Warp.M}, {"warp N", t.Warp.N}} {
+		if d.v <= 0 || d.v > maxTile {
+			errorf("%s (%d) must be between 1 and %d", d.name, d.v, maxTile)
+			return
+		}
+	}
+	multiple := func(a int, an string, b int, bn string) bool {
+		if a%b != 0 {
+			errorf("%s (%d) must be a multiple of %s (%d)", an, a, bn, b)
+			return false
+		}
+		return true
+	}
+	ok := multiple(t.Block.M, "block M", t.Warp.M, "warp M")
+	ok = multiple(t.Block.N, "block N", t.Warp.N, "warp N") && ok
+	ok = multiple(t.Warp.M, "warp M", 16, "the mma M") && ok
+	ok = multiple(t.Warp.N, "warp N", 16, "two mma N, one ldmatrix.x4 of B,") && ok
+	ok = multiple(t.Block.K, "block K", 32, "two mma K steps") && ok
+	if t.Stages < 3 || t.Stages > 5 {
+		errorf("stages (%d) must be 3, 4 or 5 (cp.async multistage pipeline)", t.Stages)
+		ok = false
+	}
+	if t.MinBlocksSM < 1 {
+		errorf("min_blocks_per_sm (%d) must be at least 1", t.MinBlocksSM)
+		ok = false
+	}
+	if !ok {
+		return
+	}
+	threads := t.Threads()
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return threads > a.MaxThreads },
+		func(max int, on string) {
+			errorf("%d threads per block exceed the limit of %d on %s; use fewer warps per block", threads, max, on)
+		})
+	smem := t.MMASharedBytes()
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxSmemPerBlock }, func(a ir.ArchInfo) bool { return smem > a.MaxSmemPerBlock },
+		func(max int, on string) {
+			errorf("%d bytes of shared memory (stages x block tiles) exceed the %d a block can have on %s; fewer stages or a smaller tile", smem, max, on)
+		})
+	// fp32 accumulators: warp tile / 32 lanes per thread, plus fragments.
+	if acc := t.Warp.M * t.Warp.N / 32; acc > 160 {
+		errorf("a %dx%d warp tile needs %d accumulator registers per thread, over 160 of the 255: would spill; shrink the warp tile", t.Warp.M, t.Warp.N, acc)
+	}
+}
+
+var (
+	gemvThreadsPerOutput = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
+	gemvVectors          = []int{1, 2, 4, 8}
+	gemvBatches          = []int{1, 2, 4, 8}
+)
+
+func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	ok := true
+	if !slices.Contains(gemvThreadsPerOutput, t.ThreadsPerOutput) {
+		errorf("threads_per_output (%d) must be 1, a lane group of 2 to 16, a warp (32), or 64, 128 or 256", t.ThreadsPerOutput)
+		ok = false
+	}
+	if !slices.Contains(gemvVectors, t.Vector) {
+		errorf("vector (%d) must be 1, 2, 4 or 8 halves per load (8: 16 bytes)", t.Vector)
+	}
+	if !slices.Contains(gemvBatches, t.MaxBatch) {
+		errorf("max_batch (%d) must be 1, 2, 4 or 8 right-hand vectors", t.MaxBatch)
+	}
+	if t.SplitK < 1 || t.SplitK > 64 {
+		errorf("split_k (%d) must be between 1 and 64", t.SplitK)
+	}
+	if t.Threads < 32 || t.Threads%32 != 0 || t.Threads > maxTile {
+		errorf("threads (%d) must be a positive multiple of 32 (whole warps)", t.Threads)
+		return
+	}
+	if ok && t.OutputsPerBlock*t.ThreadsPerOutput != t.Threads {
+		errorf("outputs_per_block (%d) x threads_per_output (%d) must be threads (%d): every thread works on one output", t.OutputsPerBlock, t.ThreadsPerOutput, t.Threads)
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return t.Threads > a.MaxThreads },
+		func(max int, on string) {
+			errorf("%d threads per block exceed the limit of %d on %s; use fewer", t.Threads, max, on)
+		})
+}

@@ -1,0 +1,74 @@
+package spec
+
+import (
+	"strings"
+	"testing"
+)
+
+// fp16Base is a valid spec with an f16 gemm (tensor cores) and a gemv
+// family; fp16Cases each change one thing in it.
+const fp16Base = `version: 1
+targets:
+  - arch: sm_80
+  - arch: sm_90
+families:
+  - name: hgemm
+    op: gemm
+    types: {a: f16, b: f16, c: f16, acc: f32}
+    layouts: [nn, tt]
+    archs: [sm_80, sm_90]
+    tilings:
+      - {block: [128, 128, 32], warp: [64, 64], stages: 3}
+  - name: hgemv
+    op: gemv
+    types: {a: f16, b: f16, c: f16, acc: f32}
+    layouts: [n, t]
+    archs: [sm_80, sm_90]
+    tilings:
+      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}
+      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}
+`
+
+var fp16Cases = []ruleCase{
+	{"warp M not 16s", "warp: [64, 64]", "warp: [40, 64]", 12, "warp M (40) must be a multiple of the mma M (16)", 2},
+	{"block K not 32s", "[128, 128, 32]", "[128, 128, 48]", 12, "block K (48) must be a multiple of two mma K steps (32)", 0},
+	{"stages 2", "stages: 3}", "stages: 2}", 12, "stages (2) must be 3, 4 or 5 (cp.async multistage pipeline)", 0},
+	{"shared memory", "{block: [128, 128, 32], warp: [64, 64], stages: 3}", "{block: [256, 256, 64], warp: [64, 64], stages: 5}", 12,
+		"327680 bytes of shared memory (stages x block tiles) exceed the 166912 a block can have on sm_80", 2},
+	{"accumulators", "warp: [64, 64]", "warp: [128, 128]", 12, "a 128x128 warp tile needs 512 accumulator registers per thread", 0},
+	{"thread key", "{block: [128, 128, 32], warp: [64, 64], stages: 3}", "{block: [128, 128, 32], warp: [64, 64], thread: [8, 8], stages: 3}", 12,
+		"thread and vector are keys of the f32 CUDA-core kernel", 0},
+	{"gemv layout pair", "layouts: [n, t]", "layouts: [nn, t]", 16, `unknown layout "nn"; a gemv family gives A's layout alone`, 0},
+	{"threads per output", "threads_per_output: 32, outputs_per_block: 8", "threads_per_output: 24, outputs_per_block: 8", 19,
+		"threads_per_output (24) must be 1, a lane group of 2 to 16, a warp (32), or 64, 128 or 256", 0},
+	{"outputs x threads", "outputs_per_block: 8, vector: 8", "outputs_per_block: 4, vector: 8", 19,
+		"outputs_per_block (4) x threads_per_output (32) must be threads (256)", 0},
+	{"vector", "vector: 8, split_k", "vector: 3, split_k", 19, "vector (3) must be 1, 2, 4 or 8", 0},
+	{"batch", "max_batch: 8}", "max_batch: 16}", 19, "max_batch (16) must be 1, 2, 4 or 8", 0},
+	{"split k", "split_k: 1", "split_k: 0", 19, "split_k (0) must be between 1 and 64", 0},
+	{"gemv acc f16", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f32}", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f16}", 13,
+		"op gemv with acc f16 is not implemented yet", 0},
+	{"gemv with a gemm tiling", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {block: [64, 64, 32], warp: [32, 32], stages: 3}", 20, `family "hgemv" tiling 2: a gemv tiling takes threads_per_output`, 0},
+}
+
+func TestFP16Rules(t *testing.T) {
+	if errs := parseErrs(t, fp16Base); errs != nil {
+		t.Fatalf("fp16Base: %v", errs)
+	}
+	for _, c := range fp16Cases {
+		t.Run(c.name, func(t *testing.T) {
+			if n := strings.Count(fp16Base, c.old); n != 1 {
+				t.Fatalf("%q occurs %d times in fp16Base, want 1", c.old, n)
+			}
+			errs := parseErrs(t, strings.Replace(fp16Base, c.old, c.new, 1))
+			found := false
+			for _, e := range errs {
+				found = found || e.Line == c.line && strings.Contains(e.Msg, c.msg)
+			}
+			if !found || len(errs) != max(c.n, 1) {
+				t.Errorf("want %d error(s), one at line %d containing\n\t%s\ngot:\n%v", max(c.n, 1), c.line, c.msg, errs)
+			}
+		})
+	}
+}
