@@ -3,6 +3,7 @@ package gemm
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 )
@@ -124,3 +125,15 @@ func overlaps(c, x Matrix, elemBytes int) bool {
 	xlo, xhi := x.bytesRange(elemBytes)
 	return clo < xhi && xlo < chi
 }
+
+// Validate checks m as operand name of elemBytes-byte elements on dev, as
+// the engine does, for other packages that take Matrix operands (go/gemv).
+func (m Matrix) Validate(name string, dev *cuda.Device, elemBytes int) error {
+	return m.check(name, dev, elemBytes)
+}
+
+// Overlap reports whether a and b share any byte of one buffer.
+func Overlap(a, b Matrix, elemBytes int) bool { return overlaps(a, b, elemBytes) }
+
+// Addr is the device address of element (0, 0), nil for an empty matrix.
+func (m Matrix) Addr(elemBytes int) unsafe.Pointer { return elem(m, elemBytes) }

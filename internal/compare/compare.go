@@ -10,13 +10,15 @@ import "math"
 type DType int
 
 const (
-	F32   DType = iota
-	F16         // fp16 output, fp32 accumulation
-	GF256       // exact: no rounding anywhere
+	F32      DType = iota
+	F16            // fp16 output, fp32 accumulation
+	F16Acc16       // fp16 output and accumulation
+	GF256          // exact: no rounding anywhere
 )
 
-// unit is the unit roundoff of the accumulation (and of the output, for f16).
-var unit = map[DType]float64{F32: 0x1p-24, F16: 0x1p-24, GF256: 0}
+// unit is the unit roundoff of the accumulation (the output's own rounding
+// is added for fp16 outputs).
+var unit = map[DType]float64{F32: 0x1p-24, F16: 0x1p-24, F16Acc16: 0x1p-11, GF256: 0}
 
 // DotBound bounds the error of one output element that is a dot product of
 // length k accumulated in d's precision: 4 sqrt(k) u times scale, the sum of
@@ -24,7 +26,7 @@ var unit = map[DType]float64{F32: 0x1p-24, F16: 0x1p-24, GF256: 0}
 // output's own rounding (2^-11 |ref| for f16). It is 0 for GF(2^8).
 func DotBound(d DType, k int, scale, ref float64) float64 {
 	b := 4 * math.Sqrt(float64(max(k, 1))) * unit[d] * scale
-	if d == F16 {
+	if d == F16 || d == F16Acc16 {
 		b += 0x1p-11 * math.Abs(ref)
 	}
 	return b

@@ -1,0 +1,220 @@
+// Package gemv runs fp16 matrix-vector products on the GPU with kgen's
+// generated kernels: y = alpha * op(A) * x + beta * y for up to a few
+// right-hand vectors at once (batched decoding), fp32 accumulation, on CUDA
+// cores (cuBLAS runs this on tensor cores, which wastes 15 of 16 rows of
+// every MMA). Operands are gemm.Matrix views of device buffers holding
+// halves (go/f16 moves them between Go and the device).
+package gemv
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
+)
+
+// half is the byte size of an element.
+const half = 2
+
+// Instance describes one kernel the Engine can run.
+type Instance struct {
+	Name             string
+	Arch             int
+	Transposed       bool // A is stored K x N (op(A) = A^T)
+	ThreadsPerOutput int
+	OutputsPerBlock  int
+	Vector           int
+	XShared          bool
+	SplitK           int
+	MaxBatch         int
+	Threads          int
+}
+
+// Engine runs HGEMVs on one device.
+type Engine struct {
+	dev     *cuda.Device
+	arch    int
+	jit     bool
+	kernels []kernels.GEMV
+}
+
+// New picks the kernels built for dev's arch (see kernels.PickArch).
+func New(dev *cuda.Device) (*Engine, error) {
+	if dev == nil {
+		return nil, errors.New("gemv: nil *cuda.Device")
+	}
+	return newEngine(dev, dev.Info().CC(), dev.Info().Multiprocessors)
+}
+
+func newEngine(dev *cuda.Device, cc, sms int) (*Engine, error) {
+	arch, jit, err := kernels.PickArch(cc, kernels.Targets)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{dev: dev, arch: arch, jit: jit, kernels: kernels.ForArch(kernels.GEMVs, arch)}
+	if len(e.kernels) == 0 {
+		return nil, fmt.Errorf("gemv: no fp16 GEMV kernels built for sm_%d", arch)
+	}
+	return e, nil
+}
+
+// Arch is the compute capability (times ten) of the kernels in use, and
+// whether they run through the driver's PTX compiler.
+func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
+
+// Instances lists the kernels available on the device.
+func (e *Engine) Instances() []Instance {
+	if e == nil {
+		return nil
+	}
+	return describe(e.kernels)
+}
+
+// BuiltInstances lists every GEMV kernel built into the binary, once per
+// arch.
+func BuiltInstances() []Instance { return describe(kernels.GEMVs) }
+
+func describe(ks []kernels.GEMV) []Instance {
+	out := make([]Instance, len(ks))
+	for i, k := range ks {
+		c := k.Config
+		out[i] = Instance{Name: k.Name, Arch: k.Arch, Transposed: c.A == kernels.ColMajor, ThreadsPerOutput: c.ThreadsPerOutput,
+			OutputsPerBlock: c.OutputsPerBlock, Vector: c.Vector, XShared: c.XShared, SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads}
+	}
+	return out
+}
+
+// HGEMV computes y = alpha * op(A) * x + beta * y on stream s (nil: the
+// default stream) with the instance that suits the shape: op(A) is the
+// N x K matrix a (row-major: each output's weights are contiguous, the
+// layout of inference engines; column-major: A is stored K x N), x is M x K
+// and y is M x N, both row-major (M right-hand vectors, 1 or more; batches
+// larger than an instance takes run in several launches). With beta == 0, y
+// is not read. It returns when the work is queued.
+func (e *Engine) HGEMV(s *cuda.Stream, alpha float32, a, x gemm.Matrix, beta float32, y gemm.Matrix) error {
+	return e.HGEMVWith("", s, alpha, a, x, beta, y)
+}
+
+// HGEMVWith is HGEMV with the instance named name ("" for the engine's
+// choice).
+func (e *Engine) HGEMVWith(name string, s *cuda.Stream, alpha float32, a, x gemm.Matrix, beta float32, y gemm.Matrix) error {
+	if e == nil {
+		return errors.New("gemv: nil *Engine")
+	}
+	if err := e.validate(s, a, x, y); err != nil {
+		return err
+	}
+	n, k, m := a.Rows, a.Cols, x.Rows
+	kern, err := e.choose(name, a.Order == gemm.ColMajor, n, k, m)
+	if err != nil {
+		return err
+	}
+	if n == 0 || m == 0 {
+		return nil
+	}
+	batch := kern.Config.MaxBatch
+	for i := 0; i < m; i += batch {
+		rows := min(batch, m-i)
+		xi, yi := x, y
+		xi.Offset += i * x.LD()
+		yi.Offset += i * y.LD()
+		xi.Rows, yi.Rows = rows, rows
+		p := kernels.GEMVParams{
+			Device: e.dev.Ordinal(), M: rows, N: n, K: k, Alpha: alpha, Beta: beta,
+			A: a.Addr(half), LDA: a.LD(), X: xi.Addr(half), LDX: x.LD(), Y: yi.Addr(half), LDY: y.LD(), Stream: s.Handle(),
+		}
+		if err := cuda.Check(kern.Name, kern.Launch(&p)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
+	switch {
+	case s != nil && s.Handle() == nil:
+		return errors.New("gemv: the stream was destroyed")
+	case s != nil && s.Device() != e.dev:
+		return errors.New("gemv: the stream belongs to another device")
+	}
+	for _, op := range []struct {
+		name string
+		m    gemm.Matrix
+	}{{"A", a}, {"x", x}, {"y", y}} {
+		if err := op.m.Validate(op.name, e.dev, half); err != nil {
+			return fmt.Errorf("gemv: %w", err)
+		}
+	}
+	switch {
+	case x.Order != gemm.RowMajor || y.Order != gemm.RowMajor:
+		return errors.New("gemv: x and y must be row-major (one vector per row)")
+	case x.Cols != a.Cols:
+		return fmt.Errorf("gemv: op(A) is %dx%d and x is %dx%d: x's columns must equal A's", a.Rows, a.Cols, x.Rows, x.Cols)
+	case y.Rows != x.Rows || y.Cols != a.Rows:
+		return fmt.Errorf("gemv: y is %dx%d, want %dx%d (one row per vector of x, one column per output)", y.Rows, y.Cols, x.Rows, a.Rows)
+	case a.Rows > math.MaxInt32 || a.Cols > math.MaxInt32:
+		return fmt.Errorf("gemv: A is %dx%d: over the kernels' 32-bit dimensions", a.Rows, a.Cols)
+	case gemm.Overlap(y, a, half):
+		return errors.New("gemv: y overlaps A in the same buffer")
+	case gemm.Overlap(y, x, half):
+		return errors.New("gemv: y overlaps x in the same buffer")
+	}
+	return nil
+}
+
+// choose finds the instance named name for A's layout, or picks one for an
+// n x k problem with m vectors (see pick).
+func (e *Engine) choose(name string, transposed bool, n, k, m int) (kernels.GEMV, error) {
+	var cands []kernels.GEMV
+	for _, kern := range e.kernels {
+		if (kern.Config.A == kernels.ColMajor) == transposed && (name == "" || kern.Name == name) {
+			cands = append(cands, kern)
+		}
+	}
+	layout := map[bool]string{false: "row-major", true: "column-major"}[transposed]
+	switch {
+	case len(cands) == 0 && name != "":
+		return kernels.GEMV{}, fmt.Errorf("gemv: no instance %q for a %s A on sm_%d", name, layout, e.arch)
+	case len(cands) == 0:
+		return kernels.GEMV{}, fmt.Errorf("gemv: no kernel for a %s A on sm_%d", layout, e.arch)
+	case name != "":
+		return cands[0], nil
+	}
+	return pick(cands, n, k, m, e.dev.Info().Multiprocessors), nil
+}
+
+// pick is the engine's choice for an n x k problem with m vectors on a GPU
+// of sms multiprocessors. It is a rule, not yet a measured table (no GPU run
+// has timed the ladder; bench prints every instance): take the fewest
+// launches (MaxBatch >= m), then the instance whose blocks best fill the GPU
+// (n / outputs per block x split-K against 2 waves of sms blocks; split-K
+// only where each slice keeps 256 or more of k), then the widest vector,
+// then no x staging.
+func pick(cands []kernels.GEMV, n, k, m, sms int) kernels.GEMV {
+	launches := func(c kernels.GEMV) int { return (m + c.Config.MaxBatch - 1) / c.Config.MaxBatch }
+	fill := func(c kernels.GEMV) float64 {
+		if c.Config.SplitK > 1 && k/c.Config.SplitK < 256 {
+			return math.Inf(1) // slices too short to pay for combining them
+		}
+		blocks := float64((n+c.Config.OutputsPerBlock-1)/c.Config.OutputsPerBlock) * float64(c.Config.SplitK)
+		return math.Abs(math.Log(blocks / float64(2*max(sms, 1))))
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if la, lb := launches(a), launches(b); la != lb {
+			return la < lb
+		}
+		if fa, fb := fill(a), fill(b); math.Abs(fa-fb) > 0.1 {
+			return fa < fb
+		}
+		if a.Config.Vector != b.Config.Vector {
+			return a.Config.Vector > b.Config.Vector
+		}
+		return !a.Config.XShared && b.Config.XShared
+	})
+	return cands[0]
+}

@@ -1,0 +1,187 @@
+package hgemmtest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/f16"
+	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/internal/compare"
+	"github.com/kgen-gpu/kgen/internal/gputest"
+)
+
+var (
+	dev    *cuda.Device
+	eng    *gemm.Engine
+	devErr error
+)
+
+func TestMain(m *testing.M) {
+	dev, devErr = cuda.Open(0)
+	if devErr == nil {
+		eng, devErr = gemm.New(dev)
+	}
+	code := m.Run()
+	if dev != nil {
+		dev.Close()
+	}
+	os.Exit(code)
+}
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
+		t.Fatalf("GPU present but unusable: %v", devErr)
+	}
+	gputest.Need(t, devErr)
+}
+
+var sentinel = f16.FromFloat32([]float32{-4321})[0].Float32()
+
+func halves(rng *rand.Rand, n int) []float64 {
+	out := make([]float64, n)
+	vals := make([]float32, n)
+	for i := range vals {
+		vals[i] = float32(rng.Float64()*2 - 1)
+	}
+	for i, v := range f16.ToFloat32(f16.FromFloat32(vals)) {
+		out[i] = float64(v)
+	}
+	return out
+}
+
+// place uploads a rows x cols matrix in order with padding and an offset,
+// sentinel everywhere else.
+func place(t *testing.T, vals []float64, rows, cols int, order gemm.Order, offset, pad int) gemm.Matrix {
+	t.Helper()
+	m := gemm.Matrix{Rows: rows, Cols: cols, Order: order, Offset: offset}
+	inner, outer := cols, rows
+	if order == gemm.ColMajor {
+		inner, outer = rows, cols
+	}
+	m.Stride = max(inner, 1) + pad
+	img := make([]float32, offset+outer*m.Stride+9)
+	for i := range img {
+		img[i] = sentinel
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < cols; j++ {
+			img[at(m, i, j)] = float32(vals[i*cols+j])
+		}
+	}
+	buf, err := dev.Alloc(2 * len(img))
+	require.NoError(t, err)
+	t.Cleanup(func() { buf.Free() })
+	require.NoError(t, f16.Upload(buf, 0, img))
+	m.Buf = buf
+	return m
+}
+
+func at(m gemm.Matrix, i, j int) int {
+	if m.Order == gemm.ColMajor {
+		return m.Offset + j*m.Stride + i
+	}
+	return m.Offset + i*m.Stride + j
+}
+
+var shapes = []struct{ m, n, k int }{{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {1000, 1, 4097}, {1, 1000, 33}, {257, 129, 63}, {1024, 1024, 1024}}
+
+// TestEveryInstanceAgainstFloat64 runs every fp16 instance on every shape in
+// its layout, packed and misaligned, with beta 0 (C poisoned with NaN) and
+// beta != 0, and requires that all of them ran.
+func TestEveryInstanceAgainstFloat64(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	tested := map[string]bool{}
+	for _, sh := range shapes {
+		if testing.Short() && sh.m*sh.n*sh.k > 1<<22 {
+			continue
+		}
+		a, b, c0 := halves(rng, sh.m*sh.k), halves(rng, sh.k*sh.n), halves(rng, sh.m*sh.n)
+		for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
+			for _, st := range []struct{ offset, pad int }{{0, 0}, {1, 3}} {
+				for _, sc := range []struct{ alpha, beta float32 }{{1, 0}, {-0.75, 1.5}} {
+					name := fmt.Sprintf("%dx%dx%d/%s/off=%d/alpha=%g,beta=%g", sh.m, sh.n, sh.k, in.Name, st.offset, sc.alpha, sc.beta)
+					t.Run(name, func(t *testing.T) {
+						A := place(t, a, sh.m, sh.k, in.A, st.offset, st.pad)
+						B := place(t, b, sh.k, sh.n, in.B, st.offset, st.pad)
+						cv := c0
+						if sc.beta == 0 {
+							cv = make([]float64, len(c0))
+							for i := range cv {
+								cv[i] = math.NaN()
+							}
+						}
+						C := place(t, cv, sh.m, sh.n, gemm.RowMajor, st.offset, st.pad)
+						require.NoError(t, eng.HGEMMWith(in.Name, nil, sc.alpha, A, B, sc.beta, C))
+						require.NoError(t, dev.Synchronize())
+						check(t, in, sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
+						tested[in.Name] = true
+					})
+				}
+			}
+		}
+	}
+	cc, _ := eng.Arch()
+	want := 0
+	for _, in := range gemm.Of(gemm.F16, gemm.BuiltInstances()) {
+		if in.Arch == cc {
+			want++
+		}
+	}
+	if want == 0 || len(tested) != want {
+		t.Fatalf("%d fp16 instances passed on sm_%d, the generated table has %d", len(tested), cc, want)
+	}
+}
+
+func check(t *testing.T, in gemm.Instance, m, n, k int, a, b, c0 []float64, alpha, beta float32, C gemm.Matrix) {
+	t.Helper()
+	size := C.Offset + m*C.Stride + 9
+	got := make([]float32, size)
+	require.NoError(t, f16.Download(got, C.Buf, 0))
+	dt := compare.F16
+	if strings.Contains(in.Name, "_f16_") { // fp16 accumulation (no "accf32" in the name)
+		dt = compare.F16Acc16
+	}
+	inside := make([]bool, size)
+	bad := 0
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			var dot, scale float64
+			for l := 0; l < k; l++ {
+				dot += a[i*k+l] * b[l*n+j]
+				scale += math.Abs(a[i*k+l] * b[l*n+j])
+			}
+			ref := float64(alpha) * dot
+			scale *= math.Abs(float64(alpha))
+			if beta != 0 {
+				ref += float64(beta) * c0[i*n+j]
+				scale += math.Abs(float64(beta) * c0[i*n+j])
+			}
+			p := at(C, i, j)
+			inside[p] = true
+			if bound := compare.DotBound(dt, k, scale, ref); !compare.Within(float64(got[p]), ref, bound) {
+				if bad < 5 {
+					t.Errorf("C[%d,%d] = %v, want %v (bound %.3g)", i, j, got[p], ref, bound)
+				}
+				bad++
+			}
+		}
+	}
+	for p, in := range inside {
+		if !in && got[p] != sentinel {
+			t.Fatalf("element %d of C's buffer, outside C, was overwritten with %v", p, got[p])
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d elements out of bounds", bad, m*n)
+	}
+}

@@ -1,0 +1,253 @@
+package hgemvtest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/f16"
+	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/go/gemv"
+	"github.com/kgen-gpu/kgen/internal/compare"
+	"github.com/kgen-gpu/kgen/internal/gputest"
+)
+
+var (
+	dev    *cuda.Device
+	eng    *gemv.Engine
+	devErr error
+)
+
+func TestMain(m *testing.M) {
+	dev, devErr = cuda.Open(0)
+	if devErr == nil {
+		eng, devErr = gemv.New(dev)
+	}
+	code := m.Run()
+	if dev != nil {
+		dev.Close()
+	}
+	os.Exit(code)
+}
+
+func needGPU(t *testing.T) {
+	t.Helper()
+	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
+		t.Fatalf("GPU present but unusable: %v", devErr)
+	}
+	gputest.Need(t, devErr)
+}
+
+// sentinel fills everything around the operands; a kernel that writes
+// outside y changes it.
+var sentinel = f16.FromFloat32([]float32{-12345})[0]
+
+// problem is one HGEMV with its float64 reference inputs (the fp16 values,
+// widened).
+type problem struct {
+	n, k, m  int
+	a, x, y0 []float64 // a: n x k (op(A)), x: m x k, y0: m x n
+}
+
+// halves draws fp16 values: mostly in [-1, 1], with some +-65504,
+// subnormals and exact zeros.
+func halves(rng *rand.Rand, count int) []float64 {
+	out := make([]float64, count)
+	for i := range out {
+		switch r := rng.IntN(100); {
+		case r == 0:
+			out[i] = 65504 * float64(1-2*rng.IntN(2))
+		case r == 1:
+			out[i] = 0x1p-24 * float64(1+rng.IntN(1023)) // subnormal
+		case r == 2:
+			out[i] = 0
+		default:
+			out[i] = rng.Float64()*2 - 1
+		}
+		out[i] = float64(f16.ToFloat32(f16.FromFloat32([]float32{float32(out[i])}))[0])
+	}
+	return out
+}
+
+// layout places op(A) (n x k) in a buffer: row-major (lda >= k) or its
+// transpose stored k x n (lda >= n), at an element offset, with padding.
+type layout struct {
+	transposed  bool
+	offset, pad int
+}
+
+func upload(t *testing.T, vals []float64, total int, place func(i int) int) *cuda.Buffer {
+	t.Helper()
+	img := make([]float32, total)
+	for i := range img {
+		img[i] = sentinel.Float32()
+	}
+	for i, v := range vals {
+		img[place(i)] = float32(v)
+	}
+	buf, err := dev.Alloc(2 * max(total, 1))
+	require.NoError(t, err)
+	t.Cleanup(func() { buf.Free() })
+	require.NoError(t, f16.Upload(buf, 0, img))
+	return buf
+}
+
+// run places the problem, runs instance name with alpha and beta, and
+// checks y against the reference and the sentinel around it.
+func run(t *testing.T, name string, p problem, l layout, alpha, beta float32) {
+	t.Helper()
+	rows, cols := p.n, p.k // op(A)
+	a := gemm.Matrix{Rows: rows, Cols: cols, Offset: l.offset}
+	inner, outer := cols, rows
+	if l.transposed {
+		a.Order = gemm.ColMajor
+		inner, outer = rows, cols
+	}
+	a.Stride = max(inner, 1) + l.pad
+	a.Buf = upload(t, p.a, l.offset+outer*a.Stride+5, func(i int) int {
+		r, c := i/cols, i%cols
+		if l.transposed {
+			return l.offset + c*a.Stride + r
+		}
+		return l.offset + r*a.Stride + c
+	})
+	ldx, ldy := p.k+l.pad, p.n+l.pad
+	x := gemm.Matrix{Rows: p.m, Cols: p.k, Offset: l.offset, Stride: max(ldx, 1)}
+	x.Buf = upload(t, p.x, l.offset+p.m*x.Stride+5, func(i int) int { return l.offset + (i/p.k)*x.Stride + i%p.k })
+	y := gemm.Matrix{Rows: p.m, Cols: p.n, Offset: l.offset, Stride: max(ldy, 1)}
+	y0 := p.y0
+	if beta == 0 {
+		y0 = make([]float64, len(p.y0))
+		for i := range y0 {
+			y0[i] = math.NaN() // must not be read
+		}
+	}
+	ySize := l.offset + p.m*y.Stride + 5
+	y.Buf = upload(t, y0, ySize, func(i int) int { return l.offset + (i/p.n)*y.Stride + i%p.n })
+
+	require.NoError(t, eng.HGEMVWith(name, nil, alpha, a, x, beta, y))
+	require.NoError(t, dev.Synchronize())
+	got := make([]float32, ySize)
+	require.NoError(t, f16.Download(got, y.Buf, 0))
+
+	inside := make([]bool, ySize)
+	bad := 0
+	for i := 0; i < p.m; i++ {
+		for r := 0; r < p.n; r++ {
+			at := l.offset + i*y.Stride + r
+			inside[at] = true
+			var dot, scale float64
+			for c := 0; c < p.k; c++ {
+				dot += p.a[r*p.k+c] * p.x[i*p.k+c]
+				scale += math.Abs(p.a[r*p.k+c] * p.x[i*p.k+c])
+			}
+			ref := float64(alpha) * dot
+			scale *= math.Abs(float64(alpha))
+			if beta != 0 {
+				ref += float64(beta) * p.y0[i*p.n+r]
+				scale += math.Abs(float64(beta) * p.y0[i*p.n+r])
+			}
+			bound := compare.DotBound(compare.F16, p.k, scale, ref)
+			want := ref
+			if math.Abs(ref)-bound > 65520 { // rounds to infinity whatever the accumulation error
+				want = math.Inf(int(math.Copysign(1, ref)))
+			} else if math.Abs(ref)+bound >= 65520 {
+				continue // at the overflow threshold: either answer is right
+			}
+			if !compare.Within(float64(got[at]), want, bound) {
+				if bad < 5 {
+					t.Errorf("y[%d][%d] = %v, want %v (bound %.3g)", i, r, got[at], want, bound)
+				}
+				bad++
+			}
+		}
+	}
+	for at, in := range inside {
+		if !in && got[at] != sentinel.Float32() {
+			t.Fatalf("element %d of y's buffer, outside y, was overwritten with %v", at, got[at])
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%d of %d outputs out of bounds", bad, p.m*p.n)
+	}
+}
+
+var shapes = []struct{ n, k int }{
+	{1, 1}, {7, 7}, {1, 4097}, {4097, 1}, {35, 4095}, {64, 4097}, {33, 256}, {4096, 4096},
+}
+
+// TestEveryInstance runs every instance on every shape, batch and layout
+// it takes, and requires that all of them ran.
+func TestEveryInstance(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	tested := map[string]bool{}
+	for _, sh := range shapes {
+		if testing.Short() && sh.n*sh.k > 1<<16 {
+			continue
+		}
+		for _, m := range []int{1, 3, 8} {
+			p := problem{n: sh.n, k: sh.k, m: m, a: halves(rng, sh.n*sh.k), x: halves(rng, m*sh.k), y0: halves(rng, m*sh.n)}
+			for _, in := range eng.Instances() {
+				for _, l := range []layout{{transposed: in.Transposed}, {transposed: in.Transposed, offset: 1, pad: 3}} {
+					for _, sc := range []struct{ alpha, beta float32 }{{1, 0}, {0.5, -1.5}} {
+						name := fmt.Sprintf("%s/%dx%d/m=%d/off=%d/alpha=%g,beta=%g", in.Name, sh.n, sh.k, m, l.offset, sc.alpha, sc.beta)
+						t.Run(name, func(t *testing.T) {
+							run(t, in.Name, p, l, sc.alpha, sc.beta)
+							tested[in.Name] = true
+						})
+					}
+				}
+			}
+		}
+	}
+	cc, _ := eng.Arch()
+	want := 0
+	for _, in := range gemv.BuiltInstances() {
+		if in.Arch == cc {
+			want++
+		}
+	}
+	if want == 0 || len(tested) != want {
+		t.Fatalf("%d instances passed on sm_%d, the generated table has %d", len(tested), cc, want)
+	}
+}
+
+// TestOverflowBecomesInfinity: outputs beyond fp16's range are +-Inf.
+func TestOverflowBecomesInfinity(t *testing.T) {
+	needGPU(t)
+	const n, k = 5, 64
+	p := problem{n: n, k: k, m: 1, a: make([]float64, n*k), x: make([]float64, k), y0: make([]float64, n)}
+	for i := range p.a {
+		p.a[i] = 65504 * float64(1-2*(i/k%2))
+	}
+	for i := range p.x {
+		p.x[i] = 2
+	}
+	for _, in := range eng.Instances() {
+		t.Run(in.Name, func(t *testing.T) { run(t, in.Name, p, layout{transposed: in.Transposed}, 1, 0) })
+	}
+}
+
+// TestDefaultChoice runs the engine's own pick on the LLM shapes users have.
+func TestDefaultChoice(t *testing.T) {
+	needGPU(t)
+	if testing.Short() {
+		t.Skip("-short: large shapes")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, sh := range []struct{ n, k int }{{4096, 4096}, {11008, 4096}, {4096, 11008}} {
+		for _, m := range []int{1, 2, 4, 8} {
+			p := problem{n: sh.n, k: sh.k, m: m, a: halves(rng, sh.n*sh.k), x: halves(rng, m*sh.k), y0: halves(rng, m*sh.n)}
+			for _, tr := range []bool{false, true} {
+				run(t, "", p, layout{transposed: tr}, 1, 0)
+			}
+		}
+	}
+}
