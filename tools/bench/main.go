@@ -11,10 +11,20 @@
 //     host-to-host encode of rs.Encoder (GPU pipeline beside the CPU) against
 //     klauspost alone and the pinned copy bandwidth. Every kernel's parity is
 //     checked against klauspost's before it is timed.
+//   - hgemv: every fp16 GEMV instance and the engine's choice at K = N from
+//     256 to 16384 and the LLM shapes, M = 1, 2, 4, 8, both layouts: 50
+//     launches back to back per event pair, weights rotated past the L2,
+//     against cuBLAS GemmEx timed the same way and the copy floor;
+//   - hgemm: every fp16 tensor-core GEMM instance per layout at -sizes
+//     against cuBLAS GemmEx (fp32 accumulation): TFLOPS, % of the dense
+//     fp16 peak.
+//
+// A kernel whose output differs from its reference beyond its dtype's bound
+// fails the run.
 //
 // It writes the results as JSON and the SGEMM ratios as an SVG chart.
 //
-//	bench [-families sgemm,gf256] [-sizes 1024,2048,4096,8192] [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
+//	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192] [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
 package main
 
 import (
@@ -37,7 +47,7 @@ func main() {
 	filter := flag.String("filter", "", "only instances whose name matches this regular expression")
 	jsonOut := flag.String("json", "", "write the results as JSON here")
 	svgOut := flag.String("svg", "", "write a bar chart of the ratios to cuBLAS here")
-	families := flag.String("families", "sgemm,gf256", "sections to run: sgemm, gf256")
+	families := flag.String("families", "sgemm,gf256,hgemv,hgemm", "sections to run: sgemm, gf256, hgemv, hgemm")
 	gfSizes := flag.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
 	flag.Parse()
 	if err := run(*sizes, *iters, *warmup, *filter, *jsonOut, *svgOut, *families, *gfSizes); err != nil {
@@ -58,10 +68,10 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut, families, 
 	want := map[string]bool{}
 	for _, f := range strings.Split(families, ",") {
 		switch f = strings.TrimSpace(f); f {
-		case "sgemm", "gf256":
+		case "sgemm", "gf256", "hgemv", "hgemm":
 			want[f] = true
 		default:
-			return fmt.Errorf("-families: unknown section %q (sgemm, gf256)", f)
+			return fmt.Errorf("-families: unknown section %q (sgemm, gf256, hgemv, hgemm)", f)
 		}
 	}
 	if iters < 1 || warmup < 0 {
@@ -92,6 +102,21 @@ func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut, families, 
 	}
 	if want["gf256"] {
 		if rep.GF256, err = b.gfSection(gfSizes, re, runtime.NumCPU()); err != nil {
+			return err
+		}
+	}
+	if want["hgemv"] {
+		copyGBs, err := b.copyRate()
+		if err != nil {
+			return err
+		}
+		fmt.Printf("HGEMV: device copy %.0f GB/s (read + written), %d launches per event pair\n", copyGBs, launchesPerEvent)
+		if rep.HGEMV, err = b.hgemvSection(re, copyGBs); err != nil {
+			return err
+		}
+	}
+	if want["hgemm"] {
+		if rep.HGEMM, err = b.hgemmSection(ns, re); err != nil {
 			return err
 		}
 	}

@@ -15,8 +15,10 @@ type Report struct {
 	Iters   int
 	Warmup  int
 	Results []Result
-	Best    []Best    // per size: the fastest instance against the fastest cuBLAS layout
-	GF256   *GFReport `json:",omitempty"`
+	Best    []Best        // per size: the fastest instance against the fastest cuBLAS layout
+	GF256   *GFReport     `json:",omitempty"`
+	HGEMV   []HGEMVResult `json:",omitempty"`
+	HGEMM   []HGEMMResult `json:",omitempty"`
 }
 
 // DeviceReport says where the numbers come from.
