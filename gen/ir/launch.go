@@ -15,37 +15,9 @@ type Param struct {
 func Signature(op Op, t Types) []Param {
 	switch op {
 	case GEMM:
-		elem := DTypes[t.A].CHeader
-		out := DTypes[t.C].CHeader
-		return []Param{
-			{"m", "M", "int", "C.int"},
-			{"n", "N", "int", "C.int"},
-			{"k", "K", "int", "C.int"},
-			{"alpha", "Alpha", "float", "C.float"},
-			{"a", "A", "const " + elem + "*", "(*C." + elem + ")"},
-			{"lda", "LDA", "int64_t", "C.int64_t"},
-			{"b", "B", "const " + elem + "*", "(*C." + elem + ")"},
-			{"ldb", "LDB", "int64_t", "C.int64_t"},
-			{"beta", "Beta", "float", "C.float"},
-			{"c", "C", out + "*", "(*C." + out + ")"},
-			{"ldc", "LDC", "int64_t", "C.int64_t"},
-		}
+		return blas(t, "b", "B", "c", "C")
 	case GEMV:
-		elem := DTypes[t.A].CHeader
-		out := DTypes[t.C].CHeader
-		return []Param{
-			{"m", "M", "int", "C.int"},
-			{"n", "N", "int", "C.int"},
-			{"k", "K", "int", "C.int"},
-			{"alpha", "Alpha", "float", "C.float"},
-			{"a", "A", "const " + elem + "*", "(*C." + elem + ")"},
-			{"lda", "LDA", "int64_t", "C.int64_t"},
-			{"x", "X", "const " + elem + "*", "(*C." + elem + ")"},
-			{"ldx", "LDX", "int64_t", "C.int64_t"},
-			{"beta", "Beta", "float", "C.float"},
-			{"y", "Y", out + "*", "(*C." + out + ")"},
-			{"ldy", "LDY", "int64_t", "C.int64_t"},
-		}
+		return blas(t, "x", "X", "y", "Y")
 	case GF256MatMul:
 		return []Param{
 			{"coeffs", "Coeffs", "const uint8_t*", "(*C.uint8_t)"},
@@ -58,4 +30,24 @@ func Signature(op Op, t Types) []Param {
 		}
 	}
 	return nil
+}
+
+// blas is the BLAS-style list shared by GEMM and GEMV: m, n, k, alpha, the
+// first operand a and its leading dimension, the second (b or x), beta and
+// the output (c or y), each with its leading dimension.
+func blas(t Types, in, inField, out, outField string) []Param {
+	elem, res := DTypes[t.A].CHeader, DTypes[t.C].CHeader
+	return []Param{
+		{"m", "M", "int", "C.int"},
+		{"n", "N", "int", "C.int"},
+		{"k", "K", "int", "C.int"},
+		{"alpha", "Alpha", "float", "C.float"},
+		{"a", "A", "const " + elem + "*", "(*C." + elem + ")"},
+		{"lda", "LDA", "int64_t", "C.int64_t"},
+		{in, inField, "const " + elem + "*", "(*C." + elem + ")"},
+		{"ld" + in, "LD" + inField, "int64_t", "C.int64_t"},
+		{"beta", "Beta", "float", "C.float"},
+		{out, outField, res + "*", "(*C." + res + ")"},
+		{"ld" + out, "LD" + outField, "int64_t", "C.int64_t"},
+	}
 }

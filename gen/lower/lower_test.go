@@ -69,15 +69,38 @@ func TestLowerRealSpec(t *testing.T) {
 	for _, f := range s.Families {
 		for _, p := range f.Layouts {
 			for _, tl := range f.Tilings {
+				if f.Op != ir.GEMM {
+					break
+				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
-					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM})
+					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, MMA: tl.MMA})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				check(name, in, tl.Line, tl.Threads(), tl.SharedBytes(), f)
+				smem := tl.SharedBytes()
+				if tl.MMA {
+					smem = tl.MMASharedBytes()
+				}
+				check(name, in, tl.Line, tl.Threads(), smem, f)
+			}
+		}
+		for _, lp := range f.Layouts {
+			for _, tl := range f.Gemv {
+				if f.Op != ir.GEMV {
+					break
+				}
+				n++
+				name := ir.InstanceName(f.Name, types(f), &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: tl.ThreadsPerOutput, OutputsPerBlock: tl.OutputsPerBlock,
+					Vector: tl.Vector, XShared: tl.XShared, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch})
+				in, ok := byName[name]
+				if !ok {
+					t.Errorf("no instance %s", name)
+					continue
+				}
+				check(name, in, tl.Line, tl.Threads, 0, f)
 			}
 		}
 		for _, tl := range f.GF256 {

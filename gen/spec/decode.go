@@ -260,27 +260,12 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	for _, k := range keys[:5] {
 		good = good && f[k] != nil
 	}
-	if v := f["block"]; v != nil {
-		b, ok := d.ints(v, what+" block", "M", "N", "K")
-		if good = good && ok; ok {
-			t.Block = ir.Tile{M: b[0], N: b[1], K: b[2]}
-		}
-	}
-	if v := f["warp"]; v != nil {
-		w, ok := d.ints(v, what+" warp", "M", "N")
-		if good = good && ok; ok {
-			t.Warp = ir.Tile{M: w[0], N: w[1]}
-		}
-	}
+	good = d.tileFields(f, what, &t) && good
 	if v := f["thread"]; v != nil {
 		th, ok := d.ints(v, what+" thread", "M", "N")
 		if good = good && ok; ok {
 			t.Thread = ir.Tile{M: th[0], N: th[1]}
 		}
-	}
-	if v := f["stages"]; v != nil {
-		t.Stages, ok = d.integer(v, what+" stages")
-		good = good && ok
 	}
 	if v := f["vector"]; v != nil {
 		vf, ok := d.fields(v, what+" vector", []string{"global", "shared"}, []string{"global", "shared"})
@@ -294,12 +279,36 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 			good = good && ok
 		}
 	}
-	if v := f["min_blocks_per_sm"]; v != nil {
-		t.MinBlocksSM, ok = d.integer(v, what+" min_blocks_per_sm")
-		good = good && ok
-	}
 	t.bad = !good
 	return t
+}
+
+// tileFields decodes what every gemm tiling has: block, warp, stages and
+// min_blocks_per_sm. It reports whether those present decoded.
+func (d *decoder) tileFields(f map[string]*yaml.Node, what string, t *Tiling) bool {
+	good := true
+	if v := f["block"]; v != nil {
+		b, ok := d.ints(v, what+" block", "M", "N", "K")
+		if good = good && ok; ok {
+			t.Block = ir.Tile{M: b[0], N: b[1], K: b[2]}
+		}
+	}
+	if v := f["warp"]; v != nil {
+		w, ok := d.ints(v, what+" warp", "M", "N")
+		if good = good && ok; ok {
+			t.Warp = ir.Tile{M: w[0], N: w[1]}
+		}
+	}
+	for _, fld := range []struct {
+		key string
+		dst *int
+	}{{"stages", &t.Stages}, {"min_blocks_per_sm", &t.MinBlocksSM}} {
+		if v := f[fld.key]; v != nil {
+			n, ok := d.integer(v, what+" "+fld.key)
+			*fld.dst, good = n, good && ok
+		}
+	}
+	return good
 }
 
 func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
@@ -348,27 +357,7 @@ func (d *decoder) mmaTiling(n *yaml.Node, what string) Tiling {
 		return t
 	}
 	good := f["block"] != nil && f["warp"] != nil && f["stages"] != nil
-	if v := f["block"]; v != nil {
-		b, ok := d.ints(v, what+" block", "M", "N", "K")
-		if good = good && ok; ok {
-			t.Block = ir.Tile{M: b[0], N: b[1], K: b[2]}
-		}
-	}
-	if v := f["warp"]; v != nil {
-		w, ok := d.ints(v, what+" warp", "M", "N")
-		if good = good && ok; ok {
-			t.Warp = ir.Tile{M: w[0], N: w[1]}
-		}
-	}
-	if v := f["stages"]; v != nil {
-		t.Stages, ok = d.integer(v, what+" stages")
-		good = good && ok
-	}
-	if v := f["min_blocks_per_sm"]; v != nil {
-		t.MinBlocksSM, ok = d.integer(v, what+" min_blocks_per_sm")
-		good = good && ok
-	}
-	t.bad = !good
+	t.bad = !(d.tileFields(f, what, &t) && good)
 	return t
 }
 

@@ -74,7 +74,7 @@ var (
 	gemvBatches          = []int{1, 2, 4, 8}
 )
 
-func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch) {
+func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	ok := true
 	if !slices.Contains(gemvThreadsPerOutput, t.ThreadsPerOutput) {
@@ -96,6 +96,9 @@ func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch) {
 	}
 	if ok && t.OutputsPerBlock*t.ThreadsPerOutput != t.Threads {
 		errorf("outputs_per_block (%d) x threads_per_output (%d) must be threads (%d): every thread works on one output", t.OutputsPerBlock, t.ThreadsPerOutput, t.Threads)
+	}
+	if o := t.OutputsPerBlock; transposed && o > 0 && o%32 != 0 && (o >= 32 || o&(o-1) != 0) {
+		errorf("outputs_per_block (%d) must be a power of two below 32 or a multiple of 32 for layout t: a warp holds whole sets of output groups", o)
 	}
 	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return t.Threads > a.MaxThreads },
 		func(max int, on string) {

@@ -3,6 +3,7 @@ package spec
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kgen-gpu/kgen/gen/ir"
@@ -83,9 +84,10 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 		checkGF256Family(c, what, f, implemented)
 	case !implemented:
 	case f.Op == ir.GEMV:
+		transposed := slices.ContainsFunc(f.Layouts, func(p LayoutPair) bool { return p.A == ir.ColMajor })
 		for j, t := range f.Gemv {
 			if !t.bad {
-				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, transposed)
 			}
 		}
 	default:

@@ -200,7 +200,11 @@ func pick(cands []kernels.GEMV, n, k, m, sms int) kernels.GEMV {
 		if c.Config.SplitK > 1 && k/c.Config.SplitK < 256 {
 			return math.Inf(1) // slices too short to pay for combining them
 		}
-		blocks := float64((n+c.Config.OutputsPerBlock-1)/c.Config.OutputsPerBlock) * float64(c.Config.SplitK)
+		outs := c.Config.OutputsPerBlock
+		if c.Config.A == kernels.ColMajor {
+			outs *= c.Config.Vector // layout T: a group makes one output per half of its vector
+		}
+		blocks := float64((n+outs-1)/outs) * float64(c.Config.SplitK)
 		return math.Abs(math.Log(blocks / float64(2*max(sms, 1))))
 	}
 	sort.SliceStable(cands, func(i, j int) bool {

@@ -15,7 +15,7 @@ func (e *Engine) validate(s *cuda.Stream, coeffs []byte, in, out []Shard, n int)
 	switch {
 	case s != nil && s.Handle() == nil:
 		return errors.New("gf256: the stream was destroyed")
-	case s != nil && s.Device() != e.dev:
+	case s != nil && s.Device().Ordinal() != e.dev.Ordinal():
 		return errors.New("gf256: the stream belongs to another device")
 	case n < 0:
 		return fmt.Errorf("%w: shard length %d", ErrShape, n)
@@ -59,7 +59,7 @@ func (e *Engine) checkShard(sh Shard, n int) error {
 		return errors.New("nil buffer")
 	case sh.Buf.Device() == nil:
 		return errors.New("the buffer was freed")
-	case sh.Buf.Device() != e.dev:
+	case sh.Buf.Device().Ordinal() != e.dev.Ordinal(): // two Opens of one GPU are one device
 		return fmt.Errorf("the buffer is on device %d, the engine on device %d", sh.Buf.Device().Ordinal(), e.dev.Ordinal())
 	case sh.Off < 0 || sh.Off > sh.Buf.Bytes() || n > sh.Buf.Bytes()-sh.Off:
 		return fmt.Errorf("%d bytes at offset %d do not fit its %d bytes", n, sh.Off, sh.Buf.Bytes())

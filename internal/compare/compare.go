@@ -23,11 +23,13 @@ var unit = map[DType]float64{F32: 0x1p-24, F16: 0x1p-24, F16Acc16: 0x1p-11, GF25
 // DotBound bounds the error of one output element that is a dot product of
 // length k accumulated in d's precision: 4 sqrt(k) u times scale, the sum of
 // the magnitudes of the terms (|alpha| |a_i| |b_j| + |beta| |c|), plus the
-// output's own rounding (2^-11 |ref| for f16). It is 0 for GF(2^8).
+// output's own rounding: for f16, half an ulp, 2^-11 |ref| for normal
+// values and 2^-25 (half the subnormal spacing) below them. It is 0 for
+// GF(2^8).
 func DotBound(d DType, k int, scale, ref float64) float64 {
 	b := 4 * math.Sqrt(float64(max(k, 1))) * unit[d] * scale
 	if d == F16 || d == F16Acc16 {
-		b += 0x1p-11 * math.Abs(ref)
+		b += max(0x1p-11*math.Abs(ref), 0x1p-25)
 	}
 	return b
 }

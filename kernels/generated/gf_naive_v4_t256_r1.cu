@@ -5,11 +5,12 @@
 #include "kernels/generated/kgen_kernels.h"
 #include "kgen/gf256.cuh"
 
-namespace {
-using Config = kgen::gf256::Config</*bytes per thread*/ 4, /*threads*/ 256, /*rows per block*/ 1,
-                                   kgen::gf256::Strategy::NaiveLogExp>;
+namespace KGEN_CAT(kgen_config_gf_naive_v4_t256_r1, KGEN_ARCH) {
+struct Config : kgen::gf256::Config</*bytes per thread*/ 4, /*threads*/ 256, /*rows per block*/ 1,
+                                   kgen::gf256::Strategy::NaiveLogExp> {};
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
+using KGEN_CAT(kgen_config_gf_naive_v4_t256_r1, KGEN_ARCH)::Config;
 
 extern "C" int KGEN_EXPORT(kgen_gf_naive_v4_t256_r1)(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream) {
   KGEN_BIND_DEVICE(device);

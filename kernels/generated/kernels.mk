@@ -19,6 +19,33 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v8_t256_r8.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2.o \
@@ -46,6 +73,33 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v8_t256_r8.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2.o \
@@ -73,6 +127,33 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v8_t256_r8.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2.o \
@@ -100,6 +181,33 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v8_t256_r8.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2.o \

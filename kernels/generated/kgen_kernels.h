@@ -58,6 +58,168 @@ int kgen_gf_xorshift_v8_t256_r8_sm86(int device, const uint8_t* coeffs, int rows
 int kgen_gf_xorshift_v8_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 int kgen_gf_xorshift_v8_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 
+/* hgemm_nn_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_nn_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_nn_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_nt_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_nt_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_nt_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tn_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tn_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tn_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tt_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tt_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemm_tt_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_nn_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemv_n_f16accf32_p128_o2_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p32_o8_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p32_o8_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p32_o8_v8_k4_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p8_o32_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p128_o2_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p32_o8_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p32_o8_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p32_o8_v8_k4_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p8_o32_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream);

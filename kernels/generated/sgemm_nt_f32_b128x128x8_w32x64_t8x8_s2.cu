@@ -5,11 +5,12 @@
 #include "kernels/generated/kgen_kernels.h"
 #include "kgen/sgemm.cuh"
 
-namespace {
-using Config = kgen::sgemm::Config<128, 128, 8, 32, 64, 8, 8, /*min blocks per SM*/ 1,
-                                   /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Col>;
+namespace KGEN_CAT(kgen_config_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2, KGEN_ARCH) {
+struct Config : kgen::sgemm::Config<128, 128, 8, 32, 64, 8, 8, /*min blocks per SM*/ 1,
+                                   /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Col> {};
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
+using KGEN_CAT(kgen_config_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2, KGEN_ARCH)::Config;
 
 extern "C" int KGEN_EXPORT(kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2)(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, void* stream) {
   KGEN_BIND_DEVICE(device);

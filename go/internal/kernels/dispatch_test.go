@@ -61,5 +61,13 @@ func TestTablesAreNotEmpty(t *testing.T) {
 	for _, tg := range Targets {
 		assert.NotEmpty(t, ForArch(GEMMs, tg.Arch), "sm_%d GEMMs", tg.Arch)
 		assert.NotEmpty(t, ForArch(GF256s, tg.Arch), "sm_%d GF256s", tg.Arch)
+		assert.NotEmpty(t, ForArch(GEMVs, tg.Arch), "sm_%d GEMVs", tg.Arch)
+		f16 := 0
+		for _, g := range ForArch(GEMMs, tg.Arch) {
+			if g.Tiling.Elem == ElemF16 && g.Tiling.MMA {
+				f16++
+			}
+		}
+		assert.NotZero(t, f16, "sm_%d fp16 GEMMs", tg.Arch)
 	}
 }

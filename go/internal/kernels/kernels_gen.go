@@ -15,6 +15,266 @@ var Targets = []Target{
 
 // GEMMs lists every gemm instance once per arch it is built for.
 var GEMMs = []GEMM{
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -418,7 +678,232 @@ var GEMMs = []GEMM{
 }
 
 // GEMVs lists every gemv instance once per arch it is built for.
-var GEMVs = []GEMV{}
+var GEMVs = []GEMV{
+	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
+			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
+			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90},
+}
 
 // GF256s lists every gf256_matmul instance once per arch it is built for.
 var GF256s = []GF256{
@@ -618,6 +1103,438 @@ func kgen_gf_xorshift_v8_t256_r8_sm89(p *GF256Params) int {
 
 func kgen_gf_xorshift_v8_t256_r8_sm90(p *GF256Params) int {
 	return int(C.kgen_gf_xorshift_v8_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {

@@ -13,9 +13,12 @@
 // thread then reads each input once per step, 4, 8 or 16 bytes packed into
 // 32-bit words, and multiplies them into ROWS accumulators held in registers,
 // so one read of the inputs serves every output row of the group. When every
-// shard pointer is aligned to the step size the steps are single vector loads
-// and stores; otherwise (and for the last len % step bytes) a byte path that
-// packs coalesced bytes into the same words does the same arithmetic.
+// shard pointer of the block is aligned to the step size (decided on the
+// device, per block, since the host cannot read the pointer arrays), steps
+// are single vector loads and stores, software-pipelined so the next inputs
+// load during the arithmetic; otherwise (and for the last len % step bytes)
+// a byte path that packs coalesced bytes into the same words does the same
+// arithmetic.
 //
 // Device code and the host emulation (emulate_on_host, used by
 // kernels/tests/gf256_host_test.cu) share the per-thread functions stage()
@@ -180,12 +183,13 @@ __host__ __device__ inline NibbleTable nibble_table(uint8_t c) {
 __host__ __device__ __forceinline__ NibbleIn nibble_prepare(uint32_t w) {
   const uint32_t p = prmt(w, 0, 0x3120);  // bytes w0, w2, w1, w3
   const uint32_t xl = p & 0x07070707u;
-  const uint32_t xh = (p >> 4) & 0x07070707u;
   NibbleIn n;
-  n.s_lo = xl | (xl >> 12);
-  n.s_hi = xh | (xh >> 12);
+  // (Moving these shifts to the FMA pipe as __umulhi measured slower.)
+  const uint32_t xh = (p >> 4) & 0x07070707u;
   n.b3 = (w >> 3) & 0x01010101u;
   n.b7 = (w >> 7) & 0x01010101u;
+  n.s_lo = xl | (xl >> 12);
+  n.s_hi = xh | (xh >> 12);
   return n;
 }
 
@@ -246,7 +250,7 @@ enum class Strategy {
   NaiveLogExp,  // one thread per byte, log/exp in global memory: the textbook kernel
   TiledLogExp,  // log/exp and coefficients in shared memory, packed words: the seed article's tiled kernel
   Table,        // a 256-byte product table per coefficient in shared memory, byte lookups
-  Nibble,       // two 8-entry tables per coefficient applied with __byte_perm, 4 bytes per lookup
+  Nibble,       // two 8-entry tables per coefficient applied with PRMT (__byte_perm), 4 bytes per lookup
   XorShift,     // xtime powers of each input word, AND-XOR with coefficient bit masks
 };
 
@@ -279,20 +283,29 @@ struct Mul;
 // blocks fit per SM. Larger k is tiled into passes (see Layout).
 constexpr int kSmemBudget = 48 * 1024;
 
-// Inputs loaded per batch before any is multiplied: 64 bytes per thread in
-// flight on top of what the other resident warps have outstanding.
+// Inputs per batch: a thread loads a batch, then multiplies it while the
+// next batch loads (software pipelining, see process_vec_stream), so 32 to 64
+// bytes per thread are in flight during the arithmetic. 32 measured better
+// than 64 on an H100 (fewer registers, more resident warps).
 template <int W>
 struct Batch {
-  static constexpr int kInputs = 16 / W;
+  static constexpr int kInputs = 8 / W;
 };
 
-// Blocks per SM the register allocation must allow: at least 512 resident
-// threads (128 registers each at most), so that with 64 bytes per thread in
-// flight an SM keeps 32 KB of loads outstanding, above the ~20 KB per SM that
-// HBM3 bandwidth times latency asks for on an H100.
+// Blocks per SM the register allocation must allow: at least 768 resident
+// threads (85 registers each at most), so that with 32 to 64 bytes per thread
+// in flight an SM keeps ~24-48 KB of loads outstanding, above the ~20 KB per
+// SM that HBM3 bandwidth times latency asks for on an H100. On an H100
+// (k=10, rows=4, 16 MiB, nibble, 16 bytes/thread) 768 beat 512 and 1024.
+// More than 16 accumulator words (e.g. 8 rows x 16 bytes) do not fit 85
+// registers without spilling in the inner loop: 512 threads (128 registers).
+template <class K>
+constexpr int min_threads() {
+  return K::kRows * K::kWords <= 16 ? 768 : 512;
+}
 template <class K>
 constexpr int min_blocks() {
-  return K::kThreads >= 512 ? 1 : 512 / K::kThreads;
+  return K::kThreads >= min_threads<K>() ? 1 : min_threads<K>() / K::kThreads;
 }
 
 // ---------------------------------------------------------------------------
@@ -489,6 +502,9 @@ struct VecAccess {
     memcpy(w, p + off, sizeof(w));
 #endif
   }
+  // Plain stores: streaming hints (__ldcs/__stcs) measured within noise on
+  // an H100 (+1%), and evict-first inputs could cost the L2 reuse between
+  // row groups.
   __host__ __device__ void store(uint8_t* p, const uint32_t (&w)[W]) const {
 #ifdef __CUDA_ARCH__
     if constexpr (W == 4) {
@@ -505,12 +521,15 @@ struct VecAccess {
   }
 };
 
-template <int W, int THREADS>
+template <int W, int THREADS, bool GUARD>
 struct ByteAccess {
   int64_t first;   // position of byte 0; byte m is at first + m * THREADS
   int64_t lo, hi;  // only positions in [lo, hi) are read or written
 
+  // Without GUARD every position is inside the shard: the interior steps,
+  // which then need no compare per byte.
   __host__ __device__ bool valid(int m) const {
+    if (!GUARD) return true;
     const int64_t q = first + static_cast<int64_t>(m) * THREADS;
     return q >= lo && q < hi;
   }
@@ -576,39 +595,107 @@ __host__ __device__ __forceinline__ void multiply_input(uint32_t (&acc)[K::kRows
   for (int r = 0; r < K::kRows; ++r) M::template mac<K::kWords>(acc[r], in, slots + r * M::kSlotWords, aux);
 }
 
-// process computes one step (one thread's BYTES_PER_THREAD positions) for
-// every row of the block and the pass's inputs, batching input loads so that
-// several are in flight before the first is multiplied.
+// load_acc starts a step's accumulators: the outputs (accumulate, or a
+// later pass) or zeros.
+template <class K, class Access>
+__host__ __device__ __forceinline__ void load_acc(const Access& io, const Staged<K>& s,
+                                                  uint32_t (&acc)[K::kRows][K::kWords]) {
+#pragma unroll
+  for (int r = 0; r < K::kRows; ++r) {
+    if (s.load_out && r < s.rows_here) {
+      io.load_out(s.out[r], acc[r]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < K::kWords; ++i) acc[r][i] = 0;
+    }
+  }
+}
+
+template <class K, class Access>
+__host__ __device__ __forceinline__ void store_acc(const Access& io, const Staged<K>& s,
+                                                   const uint32_t (&acc)[K::kRows][K::kWords]) {
+#pragma unroll
+  for (int r = 0; r < K::kRows; ++r) {
+    if (r < s.rows_here) io.store(s.out[r], acc[r]);
+  }
+}
+
+// process computes one step of the byte path (one thread's BYTES_PER_THREAD
+// positions) for every row of the block and the pass's inputs, loading a
+// batch of inputs before multiplying any of it.
 template <class K, class Access>
 __host__ __device__ __forceinline__ void process(const Access& io, const Staged<K>& s) {
   constexpr int R = K::kRows, W = K::kWords, B = Batch<W>::kInputs;
   constexpr int kSlotRow = R * Mul<K::kStrategy>::kSlotWords;  // words per input
   uint32_t acc[R][W];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    if (s.load_out && r < s.rows_here) {
-      io.load_out(s.out[r], acc[r]);
-    } else {
-#pragma unroll
-      for (int i = 0; i < W; ++i) acc[r][i] = 0;
-    }
-  }
-  int j = 0;
-  for (; j + B <= s.nj; j += B) {
+  load_acc(io, s, acc);
+  // Every batch, the last and partial one too, issues all its loads before
+  // its first multiply (the branches are uniform).
+  for (int j = 0; j < s.nj; j += B) {
     uint32_t w[B][W];
 #pragma unroll
-    for (int b = 0; b < B; ++b) io.load_in(s.in[j + b], w[b]);
+    for (int b = 0; b < B; ++b) {
+      if (j + b < s.nj) io.load_in(s.in[j + b], w[b]);
+    }
 #pragma unroll
-    for (int b = 0; b < B; ++b) multiply_input<K>(acc, w[b], s.slots + (j + b) * kSlotRow, s.aux);
+    for (int b = 0; b < B; ++b) {
+      if (j + b < s.nj) multiply_input<K>(acc, w[b], s.slots + (j + b) * kSlotRow, s.aux);
+    }
   }
-  for (; j < s.nj; ++j) {
-    uint32_t w[W];
-    io.load_in(s.in[j], w);
-    multiply_input<K>(acc, w, s.slots + j * kSlotRow, s.aux);
-  }
+  store_acc(io, s, acc);
+}
+
+// process_vec_stream runs the aligned path's grid-stride loop over steps
+// c, c + stride, ... < n with software pipelining across batches and steps:
+// while one batch of inputs is multiplied, the next batch (of this step, or
+// the first of the next step) is already loading. The arithmetic takes about
+// as long as the memory traffic here (nibble: ~6.5 ALU instructions per
+// 4 bytes and coefficient), so hiding load latency behind it is what brings
+// the kernel near copy bandwidth; pipelining measured +10% on an H100.
+template <class K>
+__host__ __device__ __forceinline__ void process_vec_stream(const Staged<K>& s, int64_t c, int64_t stride,
+                                                            int64_t n) {
+  constexpr int R = K::kRows, W = K::kWords, B = Batch<W>::kInputs, BPT = K::kBytesPerThread;
+  constexpr int kSlotRow = R * Mul<K::kStrategy>::kSlotWords;
+  if (c >= n) return;
+  uint32_t w[B][W];
+  {
+    const VecAccess<W> io{c * BPT};
 #pragma unroll
-  for (int r = 0; r < R; ++r) {
-    if (r < s.rows_here) io.store(s.out[r], acc[r]);
+    for (int b = 0; b < B; ++b) {
+      if (b < s.nj) io.load_in(s.in[b], w[b]);
+    }
+  }
+  for (; c < n; c += stride) {
+    const VecAccess<W> io{c * BPT};
+    const VecAccess<W> next{(c + stride) * BPT};
+    const bool more = c + stride < n;
+    uint32_t acc[R][W];
+    load_acc(io, s, acc);
+    for (int j = 0; j < s.nj; j += B) {
+      uint32_t cur[B][W];
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+#pragma unroll
+        for (int i = 0; i < W; ++i) cur[b][i] = w[b][i];
+      }
+      if (j + B < s.nj) {
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+          if (j + B + b < s.nj) io.load_in(s.in[j + B + b], w[b]);
+        }
+      } else if (more) {
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+          if (b < s.nj) next.load_in(s.in[b], w[b]);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        if (j + b < s.nj) multiply_input<K>(acc, cur[b], s.slots + (j + b) * kSlotRow, s.aux);
+      }
+    }
+    store_acc(io, s, acc);
   }
 }
 
@@ -662,23 +749,24 @@ __host__ __device__ __forceinline__ bool stage(const Args& a, int tid, int by, i
 // in a grid-stride loop, then the len % BYTES_PER_THREAD tail on the byte path
 // by one block. Otherwise the byte path throughout, over the same block steps.
 template <class K>
-__host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx, int by, int nbx, int pass, const uint8_t* smem,
-                                 bool vec) {
+__host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx, int by, int nbx, int pass,
+                                                 const uint8_t* smem, bool vec) {
   constexpr int T = K::kThreads, BPT = K::kBytesPerThread, W = K::kWords;
   constexpr int64_t CH = K::kChunk;
   const Staged<K> s(a, by, pass, smem);
   if (vec) {
     const int64_t n_full = a.len / BPT;
-    for (int64_t c = static_cast<int64_t>(bx) * T + tid; c < n_full; c += static_cast<int64_t>(nbx) * T) {
-      process<K>(VecAccess<W>{c * BPT}, s);
-    }
+    process_vec_stream<K>(s, static_cast<int64_t>(bx) * T + tid, static_cast<int64_t>(nbx) * T, n_full);
     // The tail may go to any one block: vec is the same in every pass, so
     // each pass gives the tail to the same threads. The last block, because
     // the grid-stride loop never gives it more steps than block 0.
     const int64_t tail = n_full * BPT;
-    if (tail < a.len && bx == nbx - 1) process<K>(ByteAccess<W, T>{tail + tid, tail, a.len}, s);
+    if (tail < a.len && bx == nbx - 1) process<K>(ByteAccess<W, T, true>{tail + tid, tail, a.len}, s);
   } else {
-    for (int64_t bc = bx; bc * CH < a.len; bc += nbx) process<K>(ByteAccess<W, T>{bc * CH + tid, 0, a.len}, s);
+    const int64_t full = a.len / CH;  // block steps wholly inside the shards
+    int64_t bc = bx;
+    for (; bc < full; bc += nbx) process<K>(ByteAccess<W, T, false>{bc * CH + tid, 0, a.len}, s);
+    if (bc * CH < a.len) process<K>(ByteAccess<W, T, true>{bc * CH + tid, 0, a.len}, s);
   }
 }
 

@@ -1,0 +1,973 @@
+// The fp16 GEMV on CUDA cores that every hgemv instance instantiates:
+//   y[i][r] = alpha * sum_c op(A)[r][c] * x[i][c] + beta * y[i][r],  i < m, r < n,
+// with A, x, y in IEEE fp16 (passed as uint16_t bits), fp32 accumulation and one
+// round-to-nearest-even conversion of each result (overflow gives +-Inf). op(A)
+// is A (layout N: n x k row-major, an output reads one contiguous row) or its
+// transpose (layout T: A is k x n row-major, an output reads one column). x
+// holds m right-hand vectors of length k (m x k row-major), y the m results.
+//
+// Technique. Each block makes OUTPUTS_PER_BLOCK output groups, each group is
+// THREADS_PER_OUTPUT threads (its "slices") that share the group's k:
+//  - layout N: a group is one output row r; slice s reads the row in chunks of
+//    VEC halves, chunk s, s + TPO, s + 2 TPO, ...; the lanes of a group are
+//    adjacent, so a warp's load covers TPO x VEC contiguous halves of the row.
+//  - layout T: a group is VEC adjacent outputs (one VEC-wide vector of every
+//    row of A); slice s reads rows s, s + TPO, ...; groups are adjacent lanes,
+//    so a warp's load covers min(32, OPB) x VEC contiguous halves of one row.
+// Every thread keeps fp32 accumulators in registers for all m_pass x outputs
+// of its group, issuing kUnroll independent loads of A before it uses them.
+// The slices of a group are then summed: xor shuffles within a warp, shared
+// memory across the warps of a group. x is read through the cache (__ldg) or
+// staged in shared memory tile by tile (X_SHARED), converted once per use.
+// 16-byte (VEC = 8) loads are used when A (and x, when read through the cache)
+// and the leading dimensions allow them; otherwise, and for the k tail (N) or
+// the n tail (T), the same chunks are read element by element.
+//
+// Split-K (SPLIT_K > 1): blockIdx.y picks a slice of k; all blocks of one
+// output tile write fp32 partials to a global workspace, then take an atomic
+// ticket; the block that draws the last ticket sums the SPLIT_K partials in
+// slice order (so results are the same run to run), writes y and resets the
+// ticket for the next launch. One kernel, no second pass. The workspace
+// (partials and tickets) is allocated by the launcher, once per device and
+// stream, and kept: see workspace_for().
+//
+// Batches: an instance handles MAX_BATCH right-hand vectors per pass;
+// m > MAX_BATCH runs ceil(m / MAX_BATCH) passes side by side as blockIdx.z
+// (one launch; each pass reads A again, mostly from L2). m > 8 is rejected.
+//
+// Device code and the host emulation (emulate_on_host, used by
+// kernels/tests/hgemv_host_test.cu) share the per-thread phase functions
+// (stage_x, accumulate_tile, the reduction steps, finish, combine); the
+// emulator runs them thread by thread between the same barriers and computes
+// the shuffles' butterfly explicitly, in the device's order of additions.
+//
+// The seed article's ladder as configs (Config<layout, tpo, opb, vec, x_shared,
+// split_k, threads, max_batch>): thread-naive <N,1,256,1,false,1,256,1>,
+// warp1-naive <N,32,8,1,false,1,256,1>, lane groups <N,2..16,...>, thread-smem
+// <N,1,256,1,true,1,256,1>; the fast N config is <N,32,8,8,false,1,256,mb>.
+#pragma once
+
+#include <assert.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <array>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+#include "kgen/common.cuh"
+
+namespace kgen {
+namespace hgemv {
+
+// Returned for m > 8. Proposed for kernels/runtime/kgen_status.h as
+// KGEN_ERR_BATCH = -6 ("more right-hand vectors than a gemv instance takes").
+constexpr int kErrBatch = -6;
+// The most right-hand vectors a launch takes, whatever the instance.
+constexpr int kMaxM = 8;
+
+enum class Layout {
+  N,  // A is n x k row-major: output r reads row r
+  T,  // A is k x n row-major: output r reads column r
+};
+
+__host__ __device__ constexpr int cmax(int a, int b) { return a > b ? a : b; }
+__host__ __device__ constexpr int cmin(int a, int b) { return a < b ? a : b; }
+__host__ __device__ constexpr int round_up(int a, int b) { return (a + b - 1) / b * b; }
+__host__ __device__ constexpr bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+__host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v / 2); }
+
+// Shared memory a block may use: the static limit, no opt-in needed.
+constexpr int kSmemLimit = 48 * 1024;
+// x staging tile: this many bytes of x per block and tile (all batch rows).
+constexpr int kXTileBytes = 16 * 1024;
+// Floats of the cross-warp reduction buffer, at most.
+constexpr int kRedFloats = 2048;
+
+// Config fixes one instance. See the file comment for the roles; the
+// spec's gemv tiling keys are threads_per_output, outputs_per_block, vector,
+// x_in_shared, split_k, threads and max_batch.
+template <Layout LAYOUT_, int THREADS_PER_OUTPUT_, int OUTPUTS_PER_BLOCK_, int VEC_, bool X_SHARED_, int SPLIT_K_,
+          int THREADS_, int MAX_BATCH_>
+struct Config {
+  static constexpr Layout kLayout = LAYOUT_;
+  static constexpr bool kT = LAYOUT_ == Layout::T;
+  static constexpr int kTpo = THREADS_PER_OUTPUT_;  // slices per group
+  static constexpr int kGroups = OUTPUTS_PER_BLOCK_;
+  static constexpr int kVec = VEC_;  // halves per load of A
+  static constexpr bool kXShared = X_SHARED_;
+  static constexpr int kSplitK = SPLIT_K_;
+  static constexpr int kThreads = THREADS_;
+  static constexpr int kBatch = MAX_BATCH_;
+
+  static_assert(THREADS_PER_OUTPUT_ == 1 || THREADS_PER_OUTPUT_ == 2 || THREADS_PER_OUTPUT_ == 4 ||
+                    THREADS_PER_OUTPUT_ == 8 || THREADS_PER_OUTPUT_ == 16 || THREADS_PER_OUTPUT_ == 32 ||
+                    THREADS_PER_OUTPUT_ == 64 || THREADS_PER_OUTPUT_ == 128 || THREADS_PER_OUTPUT_ == 256,
+                "threads per output is 1, 2, 4, 8, 16 (lane groups), 32 (a warp) or 64, 128, 256 (warps)");
+  static_assert(VEC_ == 1 || VEC_ == 2 || VEC_ == 4 || VEC_ == 8, "vector width is 1, 2, 4 or 8 halves");
+  static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
+  static_assert(SPLIT_K_ >= 1 && SPLIT_K_ <= 64, "split-K is 1 (none) to 64 blocks per output tile");
+  static_assert(THREADS_ % 32 == 0 && THREADS_ >= 32 && THREADS_ <= 1024, "threads are whole warps, at most 1024");
+  static_assert(OUTPUTS_PER_BLOCK_ * THREADS_PER_OUTPUT_ == THREADS_,
+                "outputs per block x threads per output must equal threads: every thread serves one group");
+  // Layout T puts a block's groups on adjacent lanes: a warp must hold whole
+  // sets of groups, so the groups of a warp are the same for every slice.
+  static_assert(!kT || OUTPUTS_PER_BLOCK_ % 32 == 0 || pow2(OUTPUTS_PER_BLOCK_),
+                "layout T: outputs per block is a power of two below 32 or a multiple of 32");
+
+  // Outputs of one group (per right-hand vector), results per thread, and the
+  // fp32 chains per result (layout N splits each sum over even/odd halves).
+  static constexpr int kOutsPerGroup = kT ? VEC_ : 1;
+  static constexpr int kOutsPerBlock = OUTPUTS_PER_BLOCK_ * kOutsPerGroup;
+  static constexpr int kAcc = MAX_BATCH_ * kOutsPerGroup;
+  static constexpr int kChains = (!kT && VEC_ > 1) ? 2 : 1;
+  // Slices of a group inside one warp, the lane distance between them, and
+  // the warps a group spans.
+  static constexpr int kSlicesPerWarp = kT ? (OUTPUTS_PER_BLOCK_ < 32 ? 32 / OUTPUTS_PER_BLOCK_ : 1)
+                                           : cmin(THREADS_PER_OUTPUT_, 32);
+  static constexpr int kSliceStride = kT ? (OUTPUTS_PER_BLOCK_ < 32 ? OUTPUTS_PER_BLOCK_ : 32) : 1;
+  static constexpr int kWarpsPerGroup = THREADS_PER_OUTPUT_ / kSlicesPerWarp;
+  static constexpr int kShuffles = log2i(kSlicesPerWarp);
+  // Cross-warp reduction: P results per round, kRounds rounds.
+  static constexpr int kRedP =
+      cmax(1, cmin(cmin(THREADS_PER_OUTPUT_, kAcc), kRedFloats / cmax(1, kWarpsPerGroup * OUTPUTS_PER_BLOCK_)));
+  static constexpr int kRounds = (kAcc + kRedP - 1) / kRedP;
+  static constexpr int kRedBytes = kWarpsPerGroup > 1 ? kWarpsPerGroup * OUTPUTS_PER_BLOCK_ * kRedP * 4 : 0;
+  // k consumed by one step of a group, and the x tile (halves per batch row).
+  static constexpr int kStep = kT ? THREADS_PER_OUTPUT_ : THREADS_PER_OUTPUT_ * VEC_;
+  static constexpr int kXTile = X_SHARED_ ? round_up(cmax(kXTileBytes / (2 * MAX_BATCH_), kStep), kStep) : 0;
+  static constexpr int kXBytes = MAX_BATCH_ * kXTile * 2;
+  static constexpr int kSmemBytes = cmax(16, cmax(kXBytes, kRedBytes));
+  static_assert(kSmemBytes <= kSmemLimit, "the x tile or the reduction buffer exceeds 48 KiB of shared memory");
+  // Loads of A in flight per thread before the first is used.
+  static constexpr int kUnroll = 4;
+  // Blocks per SM the register allocation must allow: 1024 resident threads
+  // (64 registers) where a thread's accumulators are few, 768 (80) or 512
+  // (128) as they grow: more would spill the loads kept in flight.
+  static constexpr int kMinThreadsPerSM = kAcc * kChains <= 8 ? 1024 : kAcc * kChains <= 16 ? 768 : 512;
+  static constexpr int kMinBlocks = cmin(16, cmax(1, kMinThreadsPerSM / THREADS_));
+};
+
+// ---------------------------------------------------------------------------
+// fp16 bits <-> fp32, host and device (cuda_fp16.h's conversions are
+// __host__ __device__ since CUDA 11; the host ones are bit-exact emulations).
+
+__host__ __device__ __forceinline__ float half_to_float(uint32_t bits) {
+  __half_raw r;
+  r.x = static_cast<unsigned short>(bits);
+  return __half2float(__half(r));
+}
+
+__host__ __device__ __forceinline__ float2 half2_to_float2(uint32_t w) {
+  __half2_raw r;
+  r.x = static_cast<unsigned short>(w & 0xffffu);
+  r.y = static_cast<unsigned short>(w >> 16);
+  return __half22float2(__half2(r));
+}
+
+__host__ __device__ __forceinline__ uint16_t float_to_half(float f) {
+  return static_cast<__half_raw>(__float2half_rn(f)).x;
+}
+
+// ---------------------------------------------------------------------------
+// Loads. A chunk of V halves lives in W = (V + 1) / 2 32-bit words (V = 1:
+// the low half of one word).
+
+template <int V>
+struct Words {
+  static constexpr int kW = (V + 1) / 2;
+};
+
+// load_vec reads V halves at p, which must be 2V-byte aligned, in one load
+// through the read-only path.
+template <int V>
+__host__ __device__ __forceinline__ void load_vec(const uint16_t* p, uint32_t (&w)[Words<V>::kW]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (V == 8) {
+    const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+  } else if constexpr (V == 4) {
+    const uint2 v = __ldg(reinterpret_cast<const uint2*>(p));
+    w[0] = v.x, w[1] = v.y;
+  } else if constexpr (V == 2) {
+    w[0] = __ldg(reinterpret_cast<const unsigned int*>(p));
+  } else {
+    w[0] = __ldg(reinterpret_cast<const unsigned short*>(p));
+  }
+#else
+  assert(reinterpret_cast<uintptr_t>(p) % (2 * V) == 0 && "the vector path got a misaligned pointer");
+  if constexpr (V == 1) {
+    w[0] = p[0];
+  } else {
+    memcpy(w, p, sizeof(w));
+  }
+#endif
+}
+
+__host__ __device__ __forceinline__ uint32_t load_half(const uint16_t* p) {
+#ifdef __CUDA_ARCH__
+  return __ldg(reinterpret_cast<const unsigned short*>(p));
+#else
+  return *p;
+#endif
+}
+
+// load_scalar reads the first `avail` halves of a chunk one by one (any
+// alignment) and zeros the rest; avail >= V reads the whole chunk unchecked.
+template <int V>
+__host__ __device__ __forceinline__ void load_scalar(const uint16_t* p, int avail, uint32_t (&w)[Words<V>::kW]) {
+#pragma unroll
+  for (int i = 0; i < Words<V>::kW; ++i) w[i] = 0;
+#pragma unroll
+  for (int e = 0; e < V; ++e) {
+    if (e < avail) w[e / 2] |= load_half(p + e) << (16 * (e % 2));
+  }
+}
+
+// load_shared reads V halves of the (16-byte aligned) x tile.
+template <int V>
+__host__ __device__ __forceinline__ void load_shared(const uint16_t* p, uint32_t (&w)[Words<V>::kW]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (V == 8) {
+    const uint4 v = *reinterpret_cast<const uint4*>(p);
+    w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+  } else if constexpr (V == 4) {
+    const uint2 v = *reinterpret_cast<const uint2*>(p);
+    w[0] = v.x, w[1] = v.y;
+  } else if constexpr (V == 2) {
+    w[0] = *reinterpret_cast<const unsigned int*>(p);
+  } else {
+    w[0] = *p;
+  }
+#else
+  if constexpr (V == 1) {
+    w[0] = p[0];
+  } else {
+    memcpy(w, p, sizeof(w));
+  }
+#endif
+}
+
+// load_partial reads a workspace partial from L2: other blocks wrote it, and
+// L1 is not coherent with their writes.
+__host__ __device__ __forceinline__ float load_partial(const float* p) {
+#ifdef __CUDA_ARCH__
+  return __ldcg(p);
+#else
+  return *p;
+#endif
+}
+
+// ---------------------------------------------------------------------------
+// Kernel arguments and per-block, per-thread coordinates.
+
+struct Args {
+  const uint16_t* a;
+  const uint16_t* x;
+  uint16_t* y;
+  int64_t lda, ldx, ldy;
+  int m, n, k;       // k is 0 when alpha == 0 (A and x are then not read)
+  float alpha, beta;
+  int kslice;        // k per split, a multiple of 8
+  int grid_x;        // output tiles per batch pass
+  bool vec;          // A (and x when read through the cache) take vector loads
+  bool xvec;         // x staging takes 16-byte loads
+  float* ws;         // split-K partials: [tile][split][kGroups * kAcc]
+  unsigned* tickets; // split-K arrival counters, one per tile, zero between launches
+};
+
+struct Block {
+  int out0;    // first output (column of y) of the block
+  int split;   // blockIdx.y
+  int z;       // batch pass: right-hand vectors z * MAX_BATCH ...
+  int mb;      // right-hand vectors in this pass, 1..MAX_BATCH
+  int k0, k1;  // the block's k range
+  int64_t tile;
+};
+
+template <class K>
+__host__ __device__ inline Block block_of(const Args& a, int bx, int by, int bz) {
+  Block b;
+  b.out0 = bx * K::kOutsPerBlock;
+  b.split = by;
+  b.z = bz;
+  b.mb = cmin(K::kBatch, a.m - bz * K::kBatch);
+  const int64_t k0 = static_cast<int64_t>(by) * a.kslice;
+  b.k0 = static_cast<int>(k0 < a.k ? k0 : a.k);
+  b.k1 = static_cast<int>(k0 + a.kslice < a.k ? k0 + a.kslice : a.k);
+  b.tile = static_cast<int64_t>(bz) * a.grid_x + bx;
+  return b;
+}
+
+struct Lane {
+  int group;  // output group within the block
+  int slice;  // position within the group, 0..THREADS_PER_OUTPUT-1
+};
+
+template <class K>
+__host__ __device__ __forceinline__ Lane lane_of(int tid) {
+  if constexpr (K::kT) {
+    return Lane{tid % K::kGroups, tid / K::kGroups};
+  } else {
+    return Lane{tid / K::kTpo, tid % K::kTpo};
+  }
+}
+
+// Per-thread accumulators.
+template <class K>
+struct Acc {
+  float v[K::kAcc][K::kChains];
+};
+
+template <class K>
+__host__ __device__ __forceinline__ void zero(Acc<K>& acc) {
+#pragma unroll
+  for (int j = 0; j < K::kAcc; ++j) {
+#pragma unroll
+    for (int c = 0; c < K::kChains; ++c) acc.v[j][c] = 0.f;
+  }
+}
+
+template <class K>
+__host__ __device__ __forceinline__ void collapse(const Acc<K>& acc, float (&v)[K::kAcc]) {
+#pragma unroll
+  for (int j = 0; j < K::kAcc; ++j) v[j] = K::kChains == 2 ? acc.v[j][0] + acc.v[j][K::kChains - 1] : acc.v[j][0];
+}
+
+// ---------------------------------------------------------------------------
+// Phase 1: stage the x tile [c0, c0 + len) of the pass's right-hand vectors
+// in shared memory, zero past len and past mb (so a chunk never needs a check
+// on x). Tile rows are kXTile halves; c0 is a multiple of 8.
+
+template <class K>
+__host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
+  constexpr int KT = K::kXTile;
+#pragma unroll
+  for (int i = 0; i < K::kBatch; ++i) {
+    const bool live = i < b.mb;
+    const uint16_t* xr = live ? a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 : nullptr;
+    uint16_t* dst = xs + i * KT;
+    if (a.xvec) {
+      for (int e = tid * 8; e < KT; e += K::kThreads * 8) {
+        uint32_t w[4];
+        if (live && e + 8 <= len) {
+          load_vec<8>(xr + e, w);
+        } else {
+          load_scalar<8>(live ? xr + e : nullptr, live ? len - e : 0, w);
+        }
+#ifdef __CUDA_ARCH__
+        *reinterpret_cast<uint4*>(dst + e) = make_uint4(w[0], w[1], w[2], w[3]);  // 16-byte aligned
+#else
+        memcpy(dst + e, w, sizeof(w));
+#endif
+      }
+    } else {
+      for (int e = tid; e < KT; e += K::kThreads) dst[e] = live && e < len ? static_cast<uint16_t>(load_half(xr + e)) : 0;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Phase 2: accumulate a tile [c0, c0 + len) of k.
+
+// Layout N: one chunk of A (V halves of row r at tile offset cc, `avail` of
+// them inside the tile) times the same chunk of every right-hand vector.
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void dot_chunk_n(const Args& a, const Block& b, int c0, int cc, int avail,
+                                                     const uint32_t (&w)[Words<K::kVec>::kW], const uint16_t* xs,
+                                                     Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW;
+  float af[2 * W];
+#pragma unroll
+  for (int p = 0; p < W; ++p) {
+    const float2 f = half2_to_float2(w[p]);
+    af[2 * p] = f.x, af[2 * p + 1] = f.y;
+  }
+#pragma unroll
+  for (int i = 0; i < K::kBatch; ++i) {
+    if (i < b.mb) {
+      uint32_t xw[W];
+      if constexpr (K::kXShared) {
+        load_shared<V>(xs + i * K::kXTile + cc, xw);
+      } else {
+        const uint16_t* xp = a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc;
+        if (VEC && avail >= V) {
+          load_vec<V>(xp, xw);
+        } else {
+          load_scalar<V>(xp, avail, xw);
+        }
+      }
+      if constexpr (V == 1) {
+        acc.v[i][0] = fmaf(af[0], half_to_float(xw[0]), acc.v[i][0]);
+      } else {
+#pragma unroll
+        for (int p = 0; p < W; ++p) {
+          const float2 xf = half2_to_float2(xw[p]);
+          acc.v[i][0] = fmaf(af[2 * p], xf.x, acc.v[i][0]);
+          acc.v[i][1] = fmaf(af[2 * p + 1], xf.y, acc.v[i][1]);
+        }
+      }
+    }
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_n(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                             const uint16_t* xs, Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo;
+  const int r = b.out0 + ln.group;
+  if (r >= a.n) return;
+  const uint16_t* row = a.a + static_cast<int64_t>(r) * a.lda + c0;
+  const int n_full = len / V;
+  int q = ln.slice;
+  // Whole chunks, kUnroll loads in flight.
+  for (; q + (U - 1) * TPO < n_full; q += U * TPO) {
+    uint32_t w[U][W];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      if (VEC) {
+        load_vec<V>(row + (q + u * TPO) * V, w[u]);
+      } else {
+        load_scalar<V>(row + (q + u * TPO) * V, V, w[u]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_chunk_n<K, VEC>(a, b, c0, (q + u * TPO) * V, V, w[u], xs, acc);
+  }
+  // The last 1 to kUnroll - 1 whole chunks, their loads in flight together.
+  if (q < n_full) {
+    const int cnt = (n_full - q + TPO - 1) / TPO;
+    uint32_t w[U][W];
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) {
+        if (VEC) {
+          load_vec<V>(row + (q + u * TPO) * V, w[u]);
+        } else {
+          load_scalar<V>(row + (q + u * TPO) * V, V, w[u]);
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) dot_chunk_n<K, VEC>(a, b, c0, (q + u * TPO) * V, V, w[u], xs, acc);
+    }
+    q += cnt * TPO;
+  }
+  // The tile's last, partial chunk (len % V halves), element by element.
+  if (q * V < len) {
+    uint32_t w[W];
+    load_scalar<V>(row + q * V, len - q * V, w);
+    dot_chunk_n<K, VEC>(a, b, c0, q * V, len - q * V, w, xs, acc);
+  }
+}
+
+// Layout T: V adjacent columns of A's row c (nv of them inside n) times
+// x[i][c] for every right-hand vector.
+template <class K>
+__host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b, int c0, int cc,
+                                                   const uint32_t (&w)[Words<K::kVec>::kW], const uint16_t* xs,
+                                                   Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW;
+  float af[2 * W];
+#pragma unroll
+  for (int p = 0; p < W; ++p) {
+    const float2 f = half2_to_float2(w[p]);
+    af[2 * p] = f.x, af[2 * p + 1] = f.y;
+  }
+#pragma unroll
+  for (int i = 0; i < K::kBatch; ++i) {
+    if (i < b.mb) {
+      const float xf =
+          K::kXShared ? half_to_float(xs[i * K::kXTile + cc])
+                      : half_to_float(load_half(a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc));
+#pragma unroll
+      for (int v = 0; v < V; ++v) acc.v[i * V + v][0] = fmaf(af[v], xf, acc.v[i * V + v][0]);
+    }
+  }
+}
+
+template <class K, bool FULL>
+__host__ __device__ inline void rows_t(const Args& a, const Block& b, int c0, int len, int slice, const uint16_t* col,
+                                       int nv, const uint16_t* xs, Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo;
+  int c = slice;
+  for (; c + (U - 1) * TPO < len; c += U * TPO) {
+    uint32_t w[U][W];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const uint16_t* p = col + static_cast<int64_t>(c + u * TPO) * a.lda;
+      if (FULL) {
+        load_vec<V>(p, w[u]);
+      } else {
+        load_scalar<V>(p, nv, w[u]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_row_t<K>(a, b, c0, c + u * TPO, w[u], xs, acc);
+  }
+  if (c < len) {  // the last 1 to kUnroll - 1 rows, their loads in flight together
+    const int cnt = (len - c + TPO - 1) / TPO;
+    uint32_t w[U][W];
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) {
+        const uint16_t* p = col + static_cast<int64_t>(c + u * TPO) * a.lda;
+        if (FULL) {
+          load_vec<V>(p, w[u]);
+        } else {
+          load_scalar<V>(p, nv, w[u]);
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) dot_row_t<K>(a, b, c0, c + u * TPO, w[u], xs, acc);
+    }
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_t(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                             const uint16_t* xs, Acc<K>& acc) {
+  const int r0 = b.out0 + ln.group * K::kVec;
+  const int nv = cmin(K::kVec, a.n - r0);
+  if (nv <= 0) return;
+  const uint16_t* col = a.a + static_cast<int64_t>(c0) * a.lda + r0;
+  if (VEC && nv == K::kVec) {
+    rows_t<K, true>(a, b, c0, len, ln.slice, col, nv, xs, acc);
+  } else {
+    rows_t<K, false>(a, b, c0, len, ln.slice, col, nv, xs, acc);
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void accumulate_tile(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                         const uint16_t* xs, Acc<K>& acc) {
+  if constexpr (K::kT) {
+    accumulate_t<K, VEC>(a, b, c0, len, ln, xs, acc);
+  } else {
+    accumulate_n<K, VEC>(a, b, c0, len, ln, xs, acc);
+  }
+}
+
+// tile_len is the k tile a block walks: the x tile when x is staged, else
+// its whole k range in one tile.
+template <class K>
+__host__ __device__ __forceinline__ int tile_len(const Block& b) {
+  return K::kXShared ? K::kXTile : b.k1 - b.k0;
+}
+
+// ---------------------------------------------------------------------------
+// Phase 3: sum the slices of each group. Shuffle step s adds the value of the
+// lane kSliceStride << s away (smallest distance first, the same order on the
+// device and in the emulator).
+
+template <class K>
+__host__ __device__ constexpr int shuffle_distance(int step) {
+  return K::kSliceStride << step;
+}
+
+#ifdef __CUDACC__
+template <class K>
+__device__ __forceinline__ void warp_reduce(float (&v)[K::kAcc]) {
+#pragma unroll
+  for (int s = 0; s < K::kShuffles; ++s) {
+#pragma unroll
+    for (int j = 0; j < K::kAcc; ++j) v[j] += __shfl_xor_sync(0xffffffffu, v[j], shuffle_distance<K>(s));
+  }
+}
+#endif
+
+// store_y writes one result: alpha * v + beta * y (y not read when beta == 0).
+__host__ __device__ __forceinline__ void store_y(const Args& a, int row, int r, float v) {
+  uint16_t* p = a.y + static_cast<int64_t>(row) * a.ldy + r;
+  const float out = a.beta == 0.f ? a.alpha * v : fmaf(a.alpha, v, a.beta * half_to_float(*p));
+  *p = float_to_half(out);
+}
+
+// finish hands over result j (batch j / kOutsPerGroup, output j % kOutsPerGroup
+// of the group) of group g: to y, or to the block's workspace partials.
+template <class K>
+__host__ __device__ __forceinline__ void finish(const Args& a, const Block& b, int g, int j, float v) {
+  const int i = j / K::kOutsPerGroup;
+  const int r = b.out0 + g * K::kOutsPerGroup + j % K::kOutsPerGroup;
+  if (r >= a.n || i >= b.mb) return;
+  if constexpr (K::kSplitK == 1) {
+    store_y(a, b.z * K::kBatch + i, r, v);
+  } else {
+    a.ws[(b.tile * K::kSplitK + b.split) * (K::kGroups * K::kAcc) + g * K::kAcc + j] = v;
+  }
+}
+
+// Groups inside one warp: after the butterfly every slice holds the sums;
+// slice s hands over results s, s + TPO, ...
+template <class K>
+__host__ __device__ __forceinline__ void finish_direct(const Args& a, const Block& b, Lane ln,
+                                                       const float (&v)[K::kAcc]) {
+#pragma unroll
+  for (int j = 0; j < K::kAcc; ++j) {
+    if (j % K::kTpo == ln.slice) finish<K>(a, b, ln.group, j, v[j]);
+  }
+}
+
+// Groups across warps, round `round` of kRounds: the first slice of each
+// warp of a group writes results [round P, round P + P) to red[warp][group][p];
+// then slice p < P of the group sums result round P + p over the warps.
+template <class K>
+__host__ __device__ __forceinline__ void red_write(Lane ln, int round, const float (&v)[K::kAcc], float* red) {
+  if (ln.slice % K::kSlicesPerWarp != 0) return;
+  const int w = ln.slice / K::kSlicesPerWarp;
+#pragma unroll
+  for (int j = 0; j < K::kAcc; ++j) {
+    if (j / K::kRedP == round) red[(w * K::kGroups + ln.group) * K::kRedP + j % K::kRedP] = v[j];
+  }
+}
+
+template <class K>
+__host__ __device__ __forceinline__ void red_finish(const Args& a, const Block& b, Lane ln, int round,
+                                                    const float* red) {
+  const int j = round * K::kRedP + ln.slice;
+  if (ln.slice >= K::kRedP || j >= K::kAcc) return;
+  float s = red[ln.group * K::kRedP + ln.slice];
+  for (int w = 1; w < K::kWarpsPerGroup; ++w) s += red[(w * K::kGroups + ln.group) * K::kRedP + ln.slice];
+  finish<K>(a, b, ln.group, j, s);
+}
+
+// ---------------------------------------------------------------------------
+// Phase 4 (split-K): the block that arrives last sums the partials of its
+// tile in split order and writes y.
+
+template <class K>
+__host__ __device__ inline void combine(const Args& a, const Block& b, int tid) {
+  constexpr int NOUT = K::kGroups * K::kAcc;
+  const float* base = a.ws + b.tile * K::kSplitK * NOUT;
+  for (int o = tid; o < NOUT; o += K::kThreads) {
+    const int g = o / K::kAcc, j = o % K::kAcc;
+    const int i = j / K::kOutsPerGroup;
+    const int r = b.out0 + g * K::kOutsPerGroup + j % K::kOutsPerGroup;
+    if (r >= a.n || i >= b.mb) continue;
+    float s = load_partial(base + o);
+    for (int sp = 1; sp < K::kSplitK; ++sp) s += load_partial(base + sp * NOUT + o);
+    store_y(a, b.z * K::kBatch + i, r, s);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The kernel.
+
+#ifdef __CUDACC__
+template <class K, bool VEC>
+__device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) {
+  const Block b = block_of<K>(a, blockIdx.x, blockIdx.y, blockIdx.z);
+  const Lane ln = lane_of<K>(threadIdx.x);
+  uint16_t* xs = reinterpret_cast<uint16_t*>(smem);
+  Acc<K> acc;
+  zero<K>(acc);
+  const int kt = tile_len<K>(b);
+  for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
+    const int len = cmin(kt, b.k1 - c0);
+    if constexpr (K::kXShared) {
+      if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
+      stage_x<K>(a, b, c0, len, threadIdx.x, xs);
+      __syncthreads();
+    }
+    accumulate_tile<K, VEC>(a, b, c0, len, ln, xs, acc);
+  }
+  float v[K::kAcc];
+  collapse<K>(acc, v);
+  warp_reduce<K>(v);
+  if constexpr (K::kWarpsPerGroup == 1) {
+    finish_direct<K>(a, b, ln, v);
+  } else {
+    float* red = reinterpret_cast<float*>(smem);
+    for (int round = 0; round < K::kRounds; ++round) {
+      __syncthreads();  // the x tile, or the previous round, is no longer read
+      red_write<K>(ln, round, v, red);
+      __syncthreads();
+      red_finish<K>(a, b, ln, round, red);
+    }
+  }
+  if constexpr (K::kSplitK > 1) {
+    __shared__ int last;
+    __threadfence();  // this block's partials are visible before its ticket
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(a.tickets + b.tile, 1u) == K::kSplitK - 1;
+    __syncthreads();
+    if (last) {
+      __threadfence();
+      combine<K>(a, b, threadIdx.x);
+      if (threadIdx.x == 0) a.tickets[b.tile] = 0;  // ready for the next launch
+    }
+  }
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_kernel(Args a) {
+  __shared__ __align__(16) unsigned char smem[K::kSmemBytes];
+  // The branch is uniform: the launch decides the path for every block.
+  if (a.vec) {
+    kernel_body<K, true>(a, smem);
+  } else {
+    kernel_body<K, false>(a, smem);
+  }
+}
+#endif
+
+// ---------------------------------------------------------------------------
+// Host side: argument checks and the launch plan, shared by launch() and the
+// emulator.
+
+constexpr int kNothingToDo = 1;
+
+struct Plan {
+  Args args;
+  int64_t grid_x;
+  int grid_y, grid_z;
+};
+
+template <class K>
+inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+                float beta, uint16_t* y, int64_t ldy, Plan* p) {
+  if (m < 0 || n < 0 || k < 0) return KGEN_ERR_NEGATIVE_DIM;
+  if (m > kMaxM) return kErrBatch;
+  // A leading dimension matters only where its matrix has elements.
+  const bool a_rows = K::kT ? k > 0 && n > 0 : n > 0 && k > 0;
+  if (a_rows && lda < (K::kT ? n : k)) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && k > 0 && ldx < k) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && n > 0 && ldy < n) return KGEN_ERR_LEADING_DIM;
+  if (m == 0 || n == 0) return kNothingToDo;
+  if (y == nullptr || (k > 0 && (a == nullptr || x == nullptr))) return KGEN_ERR_NULL_POINTER;
+  const int64_t gx = (static_cast<int64_t>(n) + K::kOutsPerBlock - 1) / K::kOutsPerBlock;
+  if (gx > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
+
+  Args& g = p->args;
+  g.a = a, g.x = x, g.y = y;
+  g.lda = lda, g.ldx = ldx, g.ldy = ldy;
+  g.m = m, g.n = n;
+  g.k = alpha == 0.f ? 0 : k;  // alpha == 0: y = beta * y, A and x unread (BLAS)
+  g.alpha = alpha, g.beta = beta;
+  const int64_t per_split = (static_cast<int64_t>(g.k) + K::kSplitK - 1) / K::kSplitK;
+  const int64_t kslice = ((per_split < 1 ? 1 : per_split) + 7) / 8 * 8;
+  g.kslice = static_cast<int>(kslice < 0x7fffffff ? kslice : 0x7fffffff);  // only one split can be that long
+  g.grid_x = static_cast<int>(gx);
+  constexpr int V = K::kVec;
+  const bool a_ok = reinterpret_cast<uintptr_t>(a) % (2 * V) == 0 && lda % V == 0;
+  const bool x_ok = reinterpret_cast<uintptr_t>(x) % (2 * V) == 0 && ldx % V == 0;
+  // Layout T reads x one half at a time; staged x is aligned in shared memory.
+  g.vec = a_ok && (K::kT || K::kXShared || x_ok);
+  g.xvec = reinterpret_cast<uintptr_t>(x) % 16 == 0 && ldx % 8 == 0;
+  g.ws = nullptr, g.tickets = nullptr;
+  p->grid_x = gx;
+  p->grid_y = K::kSplitK;
+  p->grid_z = (m + K::kBatch - 1) / K::kBatch;
+  return KGEN_OK;
+}
+
+template <class K>
+inline size_t workspace_floats(const Plan& p) {
+  return static_cast<size_t>(p.grid_x) * p.grid_z * K::kSplitK * K::kGroups * K::kAcc;
+}
+inline size_t workspace_tickets(const Plan& p) { return static_cast<size_t>(p.grid_x) * p.grid_z; }
+
+// workspace_for returns split-K scratch memory for launches on `stream` of the
+// current device: tickets (zeroed once, then reset by each launch's last
+// blocks) and fp32 partials. One workspace per (device, stream) because
+// launches on one stream never overlap, while launches on two streams may: a
+// shared buffer would mix their partials. The default streams (0, legacy,
+// per-thread) are also keyed by host thread, since the per-thread default
+// stream is a different stream in each thread. Workspaces grow by doubling
+// and are never freed (a kernel in flight or a captured graph may still use
+// an old one); growing needs an allocation, which is refused while the
+// stream is being captured into a graph: warm up an instance outside capture.
+// Limit: a stream destroyed with split-K work in flight whose handle is reused
+// by a new stream shares its workspace (CUDA 12 stream ids avoid this).
+struct Workspace {
+  unsigned* tickets = nullptr;
+  float* partials = nullptr;
+  size_t n_tickets = 0, n_partials = 0;
+};
+
+inline int workspace_for(cudaStream_t stream, size_t n_tickets, size_t n_partials, Workspace* out) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  uint64_t sid = reinterpret_cast<uintptr_t>(stream);
+#if CUDART_VERSION >= 12000
+  unsigned long long id = 0;
+  if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread &&
+      cudaStreamGetId(stream, &id) == cudaSuccess) {
+    sid = id | (1ull << 63);
+  }
+#endif
+  const bool per_thread = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
+  using Key = std::tuple<int, uint64_t, std::thread::id>;
+  const Key key{device, sid, per_thread ? std::this_thread::get_id() : std::thread::id()};
+  static std::mutex mu;
+  static auto* cache = new std::map<Key, Workspace>;  // never destroyed: no CUDA calls at exit
+  std::lock_guard<std::mutex> lock(mu);
+  Workspace& w = (*cache)[key];
+  if (w.n_tickets >= n_tickets && w.n_partials >= n_partials) {
+    *out = w;
+    return KGEN_OK;
+  }
+  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+  err = cudaStreamIsCapturing(stream, &cs);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  if (cs != cudaStreamCaptureStatusNone) return static_cast<int>(cudaErrorStreamCaptureUnsupported);
+  const size_t nt = n_tickets > 2 * w.n_tickets ? n_tickets : 2 * w.n_tickets;
+  const size_t np = n_partials > 2 * w.n_partials ? n_partials : 2 * w.n_partials;
+  const size_t ticket_bytes = (nt * sizeof(unsigned) + 255) / 256 * 256;
+  const size_t bytes = ticket_bytes + np * sizeof(float);
+  int pools = 0;
+  if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess) pools = 0;
+  void* mem = nullptr;
+  err = pools ? cudaMallocAsync(&mem, bytes, stream) : cudaMalloc(&mem, bytes);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  err = cudaMemsetAsync(mem, 0, ticket_bytes, stream);
+  if (err != cudaSuccess) return static_cast<int>(err);
+  w.tickets = static_cast<unsigned*>(mem);
+  w.partials = reinterpret_cast<float*>(static_cast<char*>(mem) + ticket_bytes);
+  w.n_tickets = nt;
+  w.n_partials = np;
+  *out = w;
+  return KGEN_OK;
+}
+
+#ifdef __CUDACC__
+// launch checks the arguments and starts the kernel on stream. Pointers are
+// device pointers to fp16 bits. It returns KGEN_OK, a negative KGEN_ERR_*
+// code (kErrBatch for m > 8), or the cudaError_t of the launch.
+template <class K>
+int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+           float beta, uint16_t* y, int64_t ldy, cudaStream_t stream) {
+  Plan p;
+  const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
+  if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
+  if constexpr (K::kSplitK > 1) {
+    Workspace w;
+    const int ws = workspace_for(stream, workspace_tickets(p), workspace_floats<K>(p), &w);
+    if (ws != KGEN_OK) return ws;
+    p.args.ws = w.partials;
+    p.args.tickets = w.tickets;
+  }
+  const dim3 grid(static_cast<unsigned>(p.grid_x), p.grid_y, p.grid_z);
+  hgemv_kernel<K><<<grid, K::kThreads, 0, stream>>>(p.args);
+  return static_cast<int>(cudaGetLastError());
+}
+#endif
+
+// ---------------------------------------------------------------------------
+// Host emulation.
+
+// emulate_on_host runs the kernel's per-thread phases on the host, block by
+// block and, between the kernel's barriers, thread by thread; the warp
+// shuffles are computed as the butterfly they are. Pointers are host
+// pointers. order_seed != 0 runs the blocks in a shuffled order, so that any
+// split may be the last to arrive at its ticket.
+template <class K>
+int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+                    float beta, uint16_t* y, int64_t ldy, unsigned order_seed = 0) {
+  Plan p;
+  const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
+  if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
+  std::vector<float> ws;
+  std::vector<unsigned> tickets;
+  if (K::kSplitK > 1) {
+    // Poisoned: a partial read before it is written shows up as NaN.
+    ws.assign(workspace_floats<K>(p), std::numeric_limits<float>::quiet_NaN());
+    tickets.assign(workspace_tickets(p), 0u);
+    p.args.ws = ws.data();
+    p.args.tickets = tickets.data();
+  }
+  const Args& args = p.args;
+
+  struct Id {
+    int x, y, z;
+  };
+  std::vector<Id> blocks;
+  for (int bz = 0; bz < p.grid_z; ++bz)
+    for (int by = 0; by < p.grid_y; ++by)
+      for (int bx = 0; bx < p.grid_x; ++bx) blocks.push_back({bx, by, bz});
+  if (order_seed != 0) {
+    uint32_t s = order_seed;
+    for (size_t i = blocks.size(); i > 1; --i) {
+      s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+      std::swap(blocks[i - 1], blocks[s % i]);
+    }
+  }
+
+  constexpr int T = K::kThreads;
+  std::vector<float4> smem_v(K::kSmemBytes / 16 + 1);
+  unsigned char* smem = reinterpret_cast<unsigned char*>(smem_v.data());
+  uint16_t* xs = reinterpret_cast<uint16_t*>(smem);
+  std::vector<Acc<K>> acc(T);
+  std::vector<std::array<float, K::kAcc>> v(T), prev(T);
+
+  for (const Id& id : blocks) {
+    const Block b = block_of<K>(args, id.x, id.y, id.z);
+    for (int t = 0; t < T; ++t) zero<K>(acc[t]);
+    const int kt = tile_len<K>(b);
+    for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
+      const int len = cmin(kt, b.k1 - c0);
+      if (K::kXShared) {
+        for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
+      }
+      for (int t = 0; t < T; ++t) {
+        if (args.vec) {
+          accumulate_tile<K, true>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+        } else {
+          accumulate_tile<K, false>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+        }
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      float tmp[K::kAcc];
+      collapse<K>(acc[t], tmp);
+      for (int j = 0; j < K::kAcc; ++j) v[t][j] = tmp[j];
+    }
+    // __shfl_xor_sync: every lane reads its partner's value from before the step.
+    for (int s = 0; s < K::kShuffles; ++s) {
+      prev = v;
+      for (int t = 0; t < T; ++t) {
+        const int partner = (t & ~31) | ((t & 31) ^ shuffle_distance<K>(s));
+        for (int j = 0; j < K::kAcc; ++j) v[t][j] = prev[t][j] + prev[partner][j];
+      }
+    }
+    for (int t = 0; t < T; ++t) {
+      float tmp[K::kAcc];
+      for (int j = 0; j < K::kAcc; ++j) tmp[j] = v[t][j];
+      if (K::kWarpsPerGroup == 1) finish_direct<K>(args, b, lane_of<K>(t), tmp);
+    }
+    if (K::kWarpsPerGroup > 1) {
+      float* red = reinterpret_cast<float*>(smem);
+      for (int round = 0; round < K::kRounds; ++round) {
+        for (int t = 0; t < T; ++t) {
+          float tmp[K::kAcc];
+          for (int j = 0; j < K::kAcc; ++j) tmp[j] = v[t][j];
+          red_write<K>(lane_of<K>(t), round, tmp, red);
+        }
+        for (int t = 0; t < T; ++t) red_finish<K>(args, b, lane_of<K>(t), round, red);
+      }
+    }
+    if (K::kSplitK > 1) {
+      if (++args.tickets[b.tile] == static_cast<unsigned>(K::kSplitK)) {
+        for (int t = 0; t < T; ++t) combine<K>(args, b, t);
+        args.tickets[b.tile] = 0;
+      }
+    }
+  }
+  for (unsigned t : tickets) {
+    assert(t == 0 && "every tile's last block resets its ticket");
+    (void)t;
+  }
+  return KGEN_OK;
+}
+
+}  // namespace hgemv
+}  // namespace kgen
