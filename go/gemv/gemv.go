@@ -47,10 +47,10 @@ func New(dev *cuda.Device) (*Engine, error) {
 	if dev == nil {
 		return nil, errors.New("gemv: nil *cuda.Device")
 	}
-	return newEngine(dev, dev.Info().CC(), dev.Info().Multiprocessors)
+	return newEngine(dev, dev.Info().CC())
 }
 
-func newEngine(dev *cuda.Device, cc, sms int) (*Engine, error) {
+func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	arch, jit, err := kernels.PickArch(cc, kernels.Targets)
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func (e *Engine) HGEMVWith(name string, s *cuda.Stream, alpha float32, a, x gemm
 		return err
 	}
 	n, k, m := a.Rows, a.Cols, x.Rows
-	kern, err := e.choose(name, a.Order == gemm.ColMajor, n, k, m)
+	kern, err := e.choose(name, a.Order == gemm.ColMajor, m)
 	if err != nil {
 		return err
 	}
@@ -166,9 +166,9 @@ func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
 	return nil
 }
 
-// choose finds the instance named name for A's layout, or picks one for an
-// n x k problem with m vectors (see pick).
-func (e *Engine) choose(name string, transposed bool, n, k, m int) (kernels.GEMV, error) {
+// choose finds the instance named name for A's layout, or picks one for m
+// vectors (see pick).
+func (e *Engine) choose(name string, transposed bool, m int) (kernels.GEMV, error) {
 	var cands []kernels.GEMV
 	for _, kern := range e.kernels {
 		if (kern.Config.A == kernels.ColMajor) == transposed && (name == "" || kern.Name == name) {
@@ -184,41 +184,50 @@ func (e *Engine) choose(name string, transposed bool, n, k, m int) (kernels.GEMV
 	case name != "":
 		return cands[0], nil
 	}
-	return pick(cands, n, k, m, e.dev.Info().Multiprocessors), nil
+	return pick(cands, m), nil
 }
 
-// pick is the engine's choice for an n x k problem with m vectors on a GPU
-// of sms multiprocessors. It is a rule, not yet a measured table (no GPU run
-// has timed the ladder; bench prints every instance): take the fewest
-// launches (MaxBatch >= m), then the instance whose blocks best fill the GPU
-// (n / outputs per block x split-K against 2 waves of sms blocks; split-K
-// only where each slice keeps 256 or more of k), then the widest vector,
-// then no x staging.
-func pick(cands []kernels.GEMV, n, k, m, sms int) kernels.GEMV {
+// pick is the engine's choice for m vectors: the fewest launches
+// (MaxBatch >= m), then the first in the order the H100 bench of 2026-11-23
+// measured (bench/results/h100-2026-11-23-hgemv.md). For one vector a warp
+// per output was fastest on most shapes in both layouts (the single-vector
+// warp kernel most often); for batches, several warps per output (p128).
+// Split-K, lane groups and the thread-per-output kernels come after. One
+// GPU's ranking, not yet a per-shape table (bench -tune would make one).
+func pick(cands []kernels.GEMV, m int) kernels.GEMV {
 	launches := func(c kernels.GEMV) int { return (m + c.Config.MaxBatch - 1) / c.Config.MaxBatch }
-	fill := func(c kernels.GEMV) float64 {
-		if c.Config.SplitK > 1 && k/c.Config.SplitK < 256 {
-			return math.Inf(1) // slices too short to pay for combining them
-		}
-		outs := c.Config.OutputsPerBlock
-		if c.Config.A == kernels.ColMajor {
-			outs *= c.Config.Vector // layout T: a group makes one output per half of its vector
-		}
-		blocks := float64((n+outs-1)/outs) * float64(c.Config.SplitK)
-		return math.Abs(math.Log(blocks / float64(2*max(sms, 1))))
-	}
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if la, lb := launches(a), launches(b); la != lb {
 			return la < lb
 		}
-		if fa, fb := fill(a), fill(b); math.Abs(fa-fb) > 0.1 {
-			return fa < fb
-		}
-		if a.Config.Vector != b.Config.Vector {
-			return a.Config.Vector > b.Config.Vector
-		}
-		return !a.Config.XShared && b.Config.XShared
+		return measuredOrder(a.Config, m) < measuredOrder(b.Config, m)
 	})
 	return cands[0]
+}
+
+// measuredOrder is a configuration's place in that ranking (lower is
+// faster) for m vectors.
+func measuredOrder(c kernels.GEMVConfig, m int) int {
+	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
+	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
+	order := 4
+	switch {
+	case m == 1 && warp:
+		order = 0
+		if c.MaxBatch > 1 {
+			order = 1 // the single-vector kernel first
+		}
+	case warps:
+		order = 2
+	case warp:
+		order = 3
+	}
+	if c.SplitK > 1 {
+		order = 5
+	}
+	if c.ThreadsPerOutput < 32 || c.XShared {
+		order = 6
+	}
+	return order
 }

@@ -23,7 +23,7 @@ func TestNilArguments(t *testing.T) {
 
 func TestInstancesAreTheArchsRows(t *testing.T) {
 	for _, tg := range kernels.Targets {
-		e, err := newEngine(nil, tg.Arch, 132)
+		e, err := newEngine(nil, tg.Arch)
 		require.NoError(t, err)
 		var want []Instance
 		for _, in := range BuiltInstances() {
@@ -37,7 +37,7 @@ func TestInstancesAreTheArchsRows(t *testing.T) {
 }
 
 func TestShapeErrors(t *testing.T) {
-	e, err := newEngine(nil, 90, 132)
+	e, err := newEngine(nil, 90)
 	require.NoError(t, err)
 	a := gemm.Matrix{Rows: 0, Cols: 4}
 	for name, tc := range map[string]struct {
@@ -59,16 +59,18 @@ func TestShapeErrors(t *testing.T) {
 }
 
 func TestPickRule(t *testing.T) {
-	mk := func(name string, batch, outs, split, vec int, xs bool) kernels.GEMV {
+	mk := func(name string, batch, tpo, split int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name},
-			Config: kernels.GEMVConfig{MaxBatch: batch, OutputsPerBlock: outs, SplitK: split, Vector: vec, XShared: xs}}
+			Config: kernels.GEMVConfig{MaxBatch: batch, ThreadsPerOutput: tpo, SplitK: split, Vector: 8}}
 	}
-	one := mk("one", 1, 8, 1, 8, false)
-	eight := mk("eight", 8, 8, 1, 8, false)
-	split := mk("split", 8, 8, 4, 8, false)
-	narrow := mk("narrow", 8, 8, 1, 1, false)
-	assert.Equal(t, "eight", pick([]kernels.GEMV{one, eight}, 4096, 4096, 8, 132).Name, "one launch for 8 vectors")
-	assert.Equal(t, "split", pick([]kernels.GEMV{eight, split}, 256, 16384, 8, 132).Name, "few outputs, long K: split-K fills the GPU")
-	assert.Equal(t, "eight", pick([]kernels.GEMV{split, eight}, 256, 512, 8, 132).Name, "slices of 128 are too short to split")
-	assert.Equal(t, "eight", pick([]kernels.GEMV{narrow, eight}, 4096, 4096, 1, 132).Name, "the widest vector")
+	warps := mk("warps", 8, 128, 1)
+	warp8 := mk("warp8", 8, 32, 1)
+	warp1 := mk("warp1", 1, 32, 1)
+	split := mk("split", 8, 32, 4)
+	naive := mk("naive", 1, 1, 1)
+	all := []kernels.GEMV{naive, split, warp1, warp8, warps}
+	assert.Equal(t, "warp1", pick(append([]kernels.GEMV(nil), all...), 1).Name, "one vector: the single-vector warp kernel")
+	assert.Equal(t, "warps", pick(append([]kernels.GEMV(nil), all...), 8).Name, "a batch: several warps per output, in one launch")
+	assert.Equal(t, "warp8", pick([]kernels.GEMV{naive, split, warp8}, 4).Name)
+	assert.Equal(t, "split", pick([]kernels.GEMV{naive, split}, 1).Name, "reference kernels last")
 }

@@ -92,14 +92,15 @@ func describe(ks []kernels.GF256) []Instance {
 // arch it was built for: what an Engine's Instances is chosen from.
 func BuiltInstances() []Instance { return describe(kernels.GF256s) }
 
-// rank orders the kernels for the default choice. It is not measured yet
-// (no GPU run has ranked them): it prefers the strategies that need the
-// fewest instructions per byte (XOR-only, then nibble tables with byte
-// permutes, then full tables), the widest accesses, and the reference
-// kernels last. bench -gf256 prints the measured order.
+// rank orders the kernels for the default choice, by the H100 bench of
+// 2026-11-23 (bench/results/h100-2026-11-23-gf256.md): at 16 MiB shards the
+// nibble strategy was fastest for every (k, m) measured (about 1.05 to 1.18
+// TB/s of data), ahead of xorshift (0.95 to 0.99 at 4 rows per block, less
+// at 8) and tables; the reference kernels come last. Within a strategy:
+// wider accesses, then more rows per block (one read of the inputs).
 func rank(k kernels.GF256) int {
 	order := map[kernels.GF256Strategy]int{
-		kernels.GFXorShift: 0, kernels.GFNibble: 1, kernels.GFTable: 2, kernels.GFTiledLogExp: 3, kernels.GFNaiveLogExp: 4,
+		kernels.GFNibble: 0, kernels.GFXorShift: 1, kernels.GFTable: 2, kernels.GFTiledLogExp: 3, kernels.GFNaiveLogExp: 4,
 	}
 	return order[k.Config.Strategy]*100 + (16-k.Config.BytesPerThread)*4 - min(k.Config.RowsPerBlock, 16)
 }

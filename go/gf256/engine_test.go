@@ -67,7 +67,7 @@ func TestRankPrefersFastStrategies(t *testing.T) {
 	k := func(s kernels.GF256Strategy, bytes, rows int) kernels.GF256 {
 		return kernels.GF256{Config: kernels.GF256Config{Strategy: s, BytesPerThread: bytes, RowsPerBlock: rows}}
 	}
-	assert.Less(t, rank(k(kernels.GFXorShift, 16, 4)), rank(k(kernels.GFNibble, 16, 4)))
+	assert.Less(t, rank(k(kernels.GFNibble, 16, 8)), rank(k(kernels.GFXorShift, 16, 4)), "measured fastest on the H100")
 	assert.Less(t, rank(k(kernels.GFXorShift, 16, 4)), rank(k(kernels.GFXorShift, 4, 4)))
 	assert.Less(t, rank(k(kernels.GFTable, 4, 1)), rank(k(kernels.GFNaiveLogExp, 4, 16)), "reference kernels come last")
 }
