@@ -17,7 +17,7 @@ export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
 start=$(date +%s)
 make -j"$(nproc)" lib >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
-make host-test 2>&1 | tail -1 | tee -a "$OUT/device.txt"
+make host-test 2>&1 | grep -E "passed|failed" | tee -a "$OUT/device.txt"
 
 go test -c -o /tmp/gf256.test ./tests/gf256 && go test -c -o /tmp/gemm.test ./tests/gemm
 for tool in memcheck racecheck; do

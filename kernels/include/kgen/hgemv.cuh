@@ -18,7 +18,9 @@
 // of its group, issuing kUnroll independent loads of A before it uses them.
 // The slices of a group are then summed: xor shuffles within a warp, shared
 // memory across the warps of a group. x is read through the cache (__ldg) or
-// staged in shared memory tile by tile (X_SHARED), converted once per use.
+// staged in shared memory tile by tile (X_SHARED); either way each use
+// converts it to fp32 again, so x costs instructions per byte of A in
+// proportion to m (layout T amortizes one x value over VEC outputs).
 // 16-byte (VEC = 8) loads are used when A (and x, when read through the cache)
 // and the leading dimensions allow them; otherwise, and for the k tail (N) or
 // the n tail (T), the same chunks are read element by element.
@@ -43,8 +45,13 @@
 //
 // The seed article's ladder as configs (Config<layout, tpo, opb, vec, x_shared,
 // split_k, threads, max_batch>): thread-naive <N,1,256,1,false,1,256,1>,
-// warp1-naive <N,32,8,1,false,1,256,1>, lane groups <N,2..16,...>, thread-smem
-// <N,1,256,1,true,1,256,1>; the fast N config is <N,32,8,8,false,1,256,mb>.
+// warp1-naive <N,32,8,1,false,1,256,1>, lane groups warp2..16
+// <N,2..16,256/tpo,1,false,1,256,1>, thread-smem <N,1,256,1,true,1,256,1>.
+// Measured on an H100 (kernels/tests/hgemv_host_test.cu --bench, cold A,
+// 2026-11-23): for m = 1 the best is <N,32,8,8,true,1,256,1>, 73% of the copy
+// rate at n = k = 4096 (a fixed ~4 us per launch), 83-92% on the LLM shapes,
+// 100% at 16384; for m = 2..4 layout T with split-K (<T,16,16,8,false,8,256,m>)
+// beats layout N; m = 8 reaches 20-32%: conversion-bound on CUDA cores.
 #pragma once
 
 #include <assert.h>
@@ -147,9 +154,9 @@ struct Config {
   // Loads of A in flight per thread before the first is used.
   static constexpr int kUnroll = 4;
   // Blocks per SM the register allocation must allow: 1024 resident threads
-  // (64 registers) where a thread's accumulators are few, 768 (80) or 512
-  // (128) as they grow: more would spill the loads kept in flight.
-  static constexpr int kMinThreadsPerSM = kAcc * kChains <= 8 ? 1024 : kAcc * kChains <= 16 ? 768 : 512;
+  // (64 registers) where a thread's accumulators are few, 512 (128) or 256
+  // (255) as they grow: fewer registers would spill the loads kept in flight.
+  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) ? 1024 : kAcc <= 32 ? 512 : 256;
   static constexpr int kMinBlocks = cmin(16, cmax(1, kMinThreadsPerSM / THREADS_));
 };
 
@@ -341,19 +348,21 @@ __host__ __device__ __forceinline__ void collapse(const Acc<K>& acc, float (&v)[
 
 // ---------------------------------------------------------------------------
 // Phase 1: stage the x tile [c0, c0 + len) of the pass's right-hand vectors
-// in shared memory, zero past len and past mb (so a chunk never needs a check
-// on x). Tile rows are kXTile halves; c0 is a multiple of 8.
+// in shared memory, zero past len (up to the next multiple of 8, the end of
+// the last chunk a thread reads) and past mb, so a chunk never needs a check
+// on x. Tile rows are kXTile halves; c0 is a multiple of 8.
 
 template <class K>
 __host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
   constexpr int KT = K::kXTile;
+  const int need = cmin(KT, round_up(len, 8));
 #pragma unroll
   for (int i = 0; i < K::kBatch; ++i) {
     const bool live = i < b.mb;
     const uint16_t* xr = live ? a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 : nullptr;
     uint16_t* dst = xs + i * KT;
     if (a.xvec) {
-      for (int e = tid * 8; e < KT; e += K::kThreads * 8) {
+      for (int e = tid * 8; e < need; e += K::kThreads * 8) {
         uint32_t w[4];
         if (live && e + 8 <= len) {
           load_vec<8>(xr + e, w);
@@ -367,7 +376,7 @@ __host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, i
 #endif
       }
     } else {
-      for (int e = tid; e < KT; e += K::kThreads) dst[e] = live && e < len ? static_cast<uint16_t>(load_half(xr + e)) : 0;
+      for (int e = tid; e < need; e += K::kThreads) dst[e] = live && e < len ? static_cast<uint16_t>(load_half(xr + e)) : 0;
     }
   }
 }
