@@ -225,7 +225,8 @@ func xorInto(dst, src []byte) {
 }
 
 // rate measures the pipeline's throughput in input bytes per second for a
-// k-input, m-row product of 4 MiB shards, once per process and shape.
+// k-input, m-row product of about 48 MiB in all (at most 4 MiB shards),
+// once per process and shape.
 func (p *hostPipeline) rate(k, m int) (float64, error) {
 	key := [2]int{k, m}
 	rateMu.Lock()
@@ -233,7 +234,7 @@ func (p *hostPipeline) rate(k, m int) (float64, error) {
 	if r, ok := rates[key]; ok {
 		return r, nil
 	}
-	const n = 4 << 20
+	n := min(4<<20, max(64<<10, (48<<20)/(k+m)))
 	in, out := make([][]byte, k), make([][]byte, m)
 	for j := range in {
 		in[j] = make([]byte, n)
