@@ -207,27 +207,29 @@ func pick(cands []kernels.GEMV, m int) kernels.GEMV {
 }
 
 // measuredOrder is a configuration's place in that ranking (lower is
-// faster) for m vectors.
+// faster) for m vectors. The template's own H100 harness adds two leaders:
+// for one vector, a warp per output with x staged in shared memory and
+// 16-byte loads (100% of the copy floor at 16384^2); for 2 to 4 vectors of
+// a transposed A, 16-lane groups with split-K.
 func measuredOrder(c kernels.GEMVConfig, m int) int {
 	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
 	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
-	order := 4
 	switch {
-	case m == 1 && warp:
-		order = 0
+	case m == 1 && warp && c.XShared && c.Vector == 8 && c.MaxBatch == 1:
+		return 0
+	case m >= 2 && m <= 4 && c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1:
+		return 0
+	case m == 1 && warp && !c.XShared:
 		if c.MaxBatch > 1 {
-			order = 1 // the single-vector kernel first
+			return 2 // the single-vector kernel first
 		}
-	case warps:
-		order = 2
-	case warp:
-		order = 3
+		return 1
+	case warps && !c.XShared:
+		return 3
+	case warp && !c.XShared:
+		return 4
+	case c.SplitK > 1 && c.ThreadsPerOutput >= 32:
+		return 5
 	}
-	if c.SplitK > 1 {
-		order = 5
-	}
-	if c.ThreadsPerOutput < 32 || c.XShared {
-		order = 6
-	}
-	return order
+	return 6
 }

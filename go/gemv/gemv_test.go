@@ -73,4 +73,8 @@ func TestPickRule(t *testing.T) {
 	assert.Equal(t, "warps", pick(append([]kernels.GEMV(nil), all...), 8).Name, "a batch: several warps per output, in one launch")
 	assert.Equal(t, "warp8", pick([]kernels.GEMV{naive, split, warp8}, 4).Name)
 	assert.Equal(t, "split", pick([]kernels.GEMV{naive, split}, 1).Name, "reference kernels last")
+	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{MaxBatch: 1, ThreadsPerOutput: 32, SplitK: 1, Vector: 8, XShared: true}}
+	assert.Equal(t, "xs", pick(append([]kernels.GEMV{xs}, all...), 1).Name, "one vector: x in shared memory, 16-byte loads")
+	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16, SplitK: 8, Vector: 8}}
+	assert.Equal(t, "tsplit", pick([]kernels.GEMV{warps, tsplit}, 3).Name, "2 to 4 vectors of a transposed A: split-K lane groups")
 }

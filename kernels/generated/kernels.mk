@@ -33,16 +33,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
@@ -87,16 +91,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
@@ -141,16 +149,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
@@ -195,16 +207,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \

@@ -142,6 +142,12 @@ int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86(int device, int m, int n, int k
 int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemv_n_f16accf32_p16_o16_v8_k8_m4: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* hgemv_n_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
@@ -159,6 +165,12 @@ int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80(int device, int m, int n, int k,
 int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
 /* hgemv_n_f16accf32_p32_o8_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
@@ -184,6 +196,12 @@ int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86(int device, int m, int n, int k
 int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemv_t_f16accf32_p16_o16_v8_k8_m4: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* hgemv_t_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
@@ -201,6 +219,12 @@ int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80(int device, int m, int n, int k,
 int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
 /* hgemv_t_f16accf32_p32_o8_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);

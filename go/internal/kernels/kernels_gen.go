@@ -695,6 +695,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
 			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
 			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
@@ -743,6 +759,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
 			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
 			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
@@ -807,6 +839,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
 			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
 			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
@@ -855,6 +903,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
 			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
 			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
@@ -1329,6 +1393,22 @@ func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
 func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -1375,6 +1455,22 @@ func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89(p *GEMVParams) int {
 
 func kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80(p *GEMVParams) int {
@@ -1441,6 +1537,22 @@ func kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
 func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -1487,6 +1599,22 @@ func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89(p *GEMVParams) int {
 
 func kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80(p *GEMVParams) int {
