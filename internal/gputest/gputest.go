@@ -8,6 +8,7 @@
 package gputest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"testing"
@@ -27,6 +28,18 @@ func Need(t testing.TB, err error) {
 	if err != nil {
 		Skip(t, "%v", err)
 	}
+}
+
+// NeedDevice is Need for the error of opening a device: an error matching
+// noDevice (cuda.ErrNoDevice, passed in so that this package imports
+// nothing of kgen) means no GPU; any other means a GPU that is there but
+// unusable, which fails t.
+func NeedDevice(t testing.TB, err, noDevice error) {
+	t.Helper()
+	if err != nil && !errors.Is(err, noDevice) {
+		t.Fatalf("GPU present but unusable: %v", err)
+	}
+	Need(t, err)
 }
 
 // Skip skips t because it has no GPU, saying why; where a GPU is required it

@@ -2,6 +2,7 @@ package gputest
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -44,5 +45,25 @@ func TestNeedSkipsOrFails(t *testing.T) {
 		if Required() != (tc.env == "1") {
 			t.Errorf("%s=%q: Required() = %v", Env, tc.env, Required())
 		}
+	}
+}
+
+func TestNeedDevice(t *testing.T) {
+	noDevice := errors.New("no device")
+	t.Setenv(Env, "")
+	r := &recorder{TB: t}
+	NeedDevice(r, fmt.Errorf("count: %w", noDevice), noDevice)
+	if !r.skipped || r.failed {
+		t.Errorf("no device: skipped %v, failed %v; want a skip", r.skipped, r.failed)
+	}
+	r = &recorder{TB: t}
+	NeedDevice(r, errors.New("driver too old"), noDevice)
+	if !r.failed {
+		t.Error("a GPU that is there but unusable must fail the test")
+	}
+	r = &recorder{TB: t}
+	NeedDevice(r, nil, noDevice)
+	if r.skipped || r.failed {
+		t.Error("a usable GPU neither skips nor fails")
 	}
 }

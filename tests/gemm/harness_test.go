@@ -1,7 +1,6 @@
 package gemmtest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -40,10 +39,7 @@ func TestMain(m *testing.M) {
 // when there is none but KGEN_REQUIRE_GPU=1, or when the GPU is unusable.
 func needGPU(t *testing.T) {
 	t.Helper()
-	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
-		t.Fatalf("GPU present but unusable: %v", devErr)
-	}
-	gputest.Need(t, devErr)
+	gputest.NeedDevice(t, devErr, cuda.ErrNoDevice)
 }
 
 // tableInstances are the rows of the generated instance table for the arch

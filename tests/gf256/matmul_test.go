@@ -2,7 +2,6 @@ package gf256test
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -40,10 +39,7 @@ func TestMain(m *testing.M) {
 
 func needGPU(t *testing.T) {
 	t.Helper()
-	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
-		t.Fatalf("GPU present but unusable: %v", devErr)
-	}
-	gputest.Need(t, devErr)
+	gputest.NeedDevice(t, devErr, cuda.ErrNoDevice)
 }
 
 // guard is the byte count around every shard, and poison the value it and

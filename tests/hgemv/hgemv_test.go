@@ -1,7 +1,6 @@
 package hgemvtest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,10 +37,7 @@ func TestMain(m *testing.M) {
 
 func needGPU(t *testing.T) {
 	t.Helper()
-	if devErr != nil && !errors.Is(devErr, cuda.ErrNoDevice) {
-		t.Fatalf("GPU present but unusable: %v", devErr)
-	}
-	gputest.Need(t, devErr)
+	gputest.NeedDevice(t, devErr, cuda.ErrNoDevice)
 }
 
 // sentinel fills everything around the operands; a kernel that writes
