@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/f16"
 	"github.com/kgen-gpu/kgen/go/gemm"
 	"github.com/kgen-gpu/kgen/internal/cublasref"
 )
@@ -73,11 +74,15 @@ func cudaVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) 
 // are not timed out of L2.
 type operandSet struct{ a, b, c gemm.Matrix }
 
-func (b *bencher) allocSets(n int, order [2]gemm.Order) ([]operandSet, func(), error) {
-	bytes := n * n * 4
+// layoutPairs are the four storage orders of A and B, nn, nt, tn, tt.
+var layoutPairs = [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}}
+
+// allocSets makes random n x n operand sets of element type dt.
+func (b *bencher) allocSets(n int, order [2]gemm.Order, dt gemm.DType) ([]operandSet, func(), error) {
+	bytes := n * n * dt.Size()
 	l2 := max(b.dev.Info().L2Bytes, 1<<20)
 	count := max(1, min(16, (4*l2)/(3*bytes)+1)) // at least 4x L2 across the sets
-	rng := rand.New(rand.NewPCG(uint64(n), 7))
+	rng := rand.New(rand.NewPCG(uint64(n), 7+9*uint64(dt)))
 	host := make([]float32, n*n)
 	var bufs []*cuda.Buffer
 	free := func() {
@@ -94,6 +99,9 @@ func (b *bencher) allocSets(n int, order [2]gemm.Order) ([]operandSet, func(), e
 			return nil, err
 		}
 		bufs = append(bufs, buf)
+		if dt == gemm.F16 {
+			return buf, f16.Upload(buf, 0, host)
+		}
 		return buf, cuda.CopyFromHost(buf, host)
 	}
 	var sets []operandSet
@@ -158,7 +166,7 @@ func (b *bencher) cublas(s operandSet) error {
 func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 	var out []Result
 	flops := 2 * math.Pow(float64(n), 3)
-	for _, order := range [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}} {
+	for _, order := range layoutPairs {
 		var insts []gemm.Instance
 		for _, in := range gemm.Of(gemm.F32, b.eng.Instances()) {
 			if in.A == order[0] && in.B == order[1] && re.MatchString(in.Name) {
@@ -168,7 +176,7 @@ func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
 		if len(insts) == 0 {
 			continue
 		}
-		sets, free, err := b.allocSets(n, order)
+		sets, free, err := b.allocSets(n, order, gemm.F32)
 		if err != nil {
 			return nil, err
 		}

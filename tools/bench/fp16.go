@@ -238,7 +238,7 @@ func (b *bencher) hgemmSection(sizes []int, re *regexp.Regexp) ([]HGEMMResult, e
 	var out []HGEMMResult
 	for _, n := range sizes {
 		flops := 2 * math.Pow(float64(n), 3)
-		for _, order := range [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}} {
+		for _, order := range layoutPairs {
 			var insts []gemm.Instance
 			for _, in := range gemm.Of(gemm.F16, b.eng.Instances()) {
 				if in.A == order[0] && in.B == order[1] && re.MatchString(in.Name) {
@@ -248,7 +248,7 @@ func (b *bencher) hgemmSection(sizes []int, re *regexp.Regexp) ([]HGEMMResult, e
 			if len(insts) == 0 {
 				continue
 			}
-			sets, free, err := b.allocHalfSets(n, order)
+			sets, free, err := b.allocSets(n, order, gemm.F16)
 			if err != nil {
 				return nil, err
 			}
@@ -290,44 +290,4 @@ func (b *bencher) hgemmSection(sizes []int, re *regexp.Regexp) ([]HGEMMResult, e
 		}
 	}
 	return out, nil
-}
-
-// allocHalfSets is allocSets for fp16 operands.
-func (b *bencher) allocHalfSets(n int, order [2]gemm.Order) ([]operandSet, func(), error) {
-	bytes := n * n * 2
-	l2 := max(b.dev.Info().L2Bytes, 1<<20)
-	count := max(1, min(16, (4*l2)/(3*bytes)+1))
-	rng := rand.New(rand.NewPCG(uint64(n), 16))
-	host := make([]float32, n*n)
-	var bufs []*cuda.Buffer
-	free := func() {
-		for _, x := range bufs {
-			x.Free()
-		}
-	}
-	var sets []operandSet
-	for range count {
-		var s [3]*cuda.Buffer
-		for i := range s {
-			for j := range host {
-				host[j] = float32(rng.Float64()*2 - 1)
-			}
-			buf, err := b.dev.Alloc(bytes)
-			if err == nil {
-				bufs = append(bufs, buf)
-				err = f16.Upload(buf, 0, host)
-			}
-			if err != nil {
-				free()
-				return nil, nil, err
-			}
-			s[i] = buf
-		}
-		sets = append(sets, operandSet{
-			a: gemm.Matrix{Buf: s[0], Rows: n, Cols: n, Order: order[0]},
-			b: gemm.Matrix{Buf: s[1], Rows: n, Cols: n, Order: order[1]},
-			c: gemm.Matrix{Buf: s[2], Rows: n, Cols: n},
-		})
-	}
-	return sets, free, nil
 }
