@@ -9,9 +9,6 @@ import (
 // The f16 tensor-core GEMM: mma.sync m16n8k16 (kgen::hgemm), fed by
 // cp.async multistage pipelines through swizzled shared memory.
 
-// MMAThreads is the block size of an f16 gemm tiling: one warp per warp tile.
-func (t Tiling) MMAThreads() int { return t.Threads() }
-
 // MMASharedBytes is the dynamic shared memory of the f16 kernel: Stages
 // copies of the A and B block tiles, in halves.
 func (t Tiling) MMASharedBytes() int {
