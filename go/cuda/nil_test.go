@@ -8,8 +8,8 @@ import (
 )
 
 // TestEveryMethodOfNilAndDeadValues calls every exported method of Device,
-// Buffer, Stream and Event, with zero arguments, on nil values and on closed,
-// freed or destroyed ones: methods with an error result must return an
+// Buffer, Stream, Event, HostBuffer and Graph, with zero arguments, on nil
+// values and on closed, freed or destroyed ones: methods with an error result must return an
 // error, accessors a zero value, and none may panic. No GPU is needed: every
 // call must fail before it reaches CUDA.
 func TestEveryMethodOfNilAndDeadValues(t *testing.T) {
@@ -25,11 +25,13 @@ func TestEveryMethodOfNilAndDeadValues(t *testing.T) {
 		{"nil *Stream", (*Stream)(nil), false},
 		{"nil *Event", (*Event)(nil), false},
 		{"nil *HostBuffer", (*HostBuffer)(nil), false},
+		{"nil *Graph", (*Graph)(nil), false},
 		{"closed Device", &Device{ordinal: 3, closed: true}, true},
 		{"freed Buffer", &Buffer{}, true},
 		{"destroyed Stream", &Stream{dev: &Device{}}, true},
 		{"destroyed Event", &Event{dev: &Device{}}, true},
 		{"freed HostBuffer", &HostBuffer{}, true},
+		{"destroyed Graph", &Graph{dev: &Device{}}, true},
 	} {
 		v := reflect.ValueOf(tc.recv)
 		typ := v.Type().Elem().Name()

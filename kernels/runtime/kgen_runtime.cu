@@ -163,6 +163,32 @@ int kgen_stream_synchronize(int device, void* stream) {
   return on(device, [&] { return status(cudaStreamSynchronize(stream_of(stream))); });
 }
 
+int kgen_stream_begin_capture(int device, void* stream) {
+  return on(device, [&] { return status(cudaStreamBeginCapture(stream_of(stream), cudaStreamCaptureModeRelaxed)); });
+}
+int kgen_stream_end_capture(int device, void* stream, void** exec) {
+  *exec = nullptr;
+  return on(device, [&] {
+    cudaGraph_t g = nullptr;
+    int r = status(cudaStreamEndCapture(stream_of(stream), &g));
+    if (r != 0) {
+      if (g != nullptr) cudaGraphDestroy(g);
+      return r;
+    }
+    cudaGraphExec_t e = nullptr;
+    r = status(cudaGraphInstantiateWithFlags(&e, g, 0));
+    cudaGraphDestroy(g);
+    *exec = e;
+    return r;
+  });
+}
+int kgen_graph_launch(int device, void* exec, void* stream) {
+  return on(device, [&] { return status(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec), stream_of(stream))); });
+}
+int kgen_graph_exec_destroy(int device, void* exec) {
+  return on(device, [&] { return status(cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec))); });
+}
+
 int kgen_event_create(int device, void** event) {
   *event = nullptr;
   return on(device, [&] {

@@ -59,6 +59,17 @@ int kgen_event_record(int device, void* event, void* stream);
 int kgen_event_synchronize(int device, void* event);
 int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end);
 
+/* CUDA graphs, for timing short kernels without launch overhead. Capture
+   runs in relaxed mode: the goroutine that captures may move to another OS
+   thread between cgo calls, which the global and thread-local modes would
+   take for a race. kgen_stream_end_capture always ends the capture (so the
+   stream is usable again) and instantiates what it caught into *exec; the
+   graph itself is freed before it returns. */
+int kgen_stream_begin_capture(int device, void* stream);
+int kgen_stream_end_capture(int device, void* stream, void** exec);
+int kgen_graph_launch(int device, void* exec, void* stream);
+int kgen_graph_exec_destroy(int device, void* exec);
+
 /* Page-locked host memory, which copies to and from the device read and
    write directly (and asynchronously); device only selects the context. */
 int kgen_host_alloc(int device, void** ptr, size_t bytes);

@@ -1,0 +1,84 @@
+package cuda
+
+// #include "kernels/runtime/kgen_runtime.h"
+import "C"
+
+import (
+	"errors"
+	"unsafe"
+)
+
+// Graph is an instantiated CUDA graph: work captured once from a stream and
+// replayed with one launch, which costs one launch's latency however many
+// kernels it holds. The bench uses it to time short kernels without the
+// host's launch overhead in between.
+type Graph struct {
+	dev *Device
+	h   unsafe.Pointer // cudaGraphExec_t
+}
+
+// Capture records the work f queues on s into a graph instead of running
+// it, and instantiates the graph. f must queue work only on s (work on other
+// streams runs as usual, and work on the legacy default stream is an
+// error while s captures), and must not wait for the device. The capture
+// ends whatever f returns, so s stays usable; f's error is returned first.
+func (s *Stream) Capture(f func() error) (*Graph, error) {
+	const op = "capture stream"
+	dev, err := s.live(op)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return nil, errors.New("cuda: capture stream: nil function")
+	}
+	if err := Check(op, int(C.kgen_stream_begin_capture(dev, s.h))); err != nil {
+		return nil, err
+	}
+	ferr := f()
+	g := &Graph{dev: s.dev}
+	eerr := Check("end capture", int(C.kgen_stream_end_capture(dev, s.h, &g.h)))
+	if ferr != nil || eerr != nil {
+		if g.h != nil {
+			g.Destroy()
+		}
+		return nil, errors.Join(ferr, eerr)
+	}
+	return g, nil
+}
+
+// live is the ordinal of g's device; it fails if g is nil or destroyed.
+func (g *Graph) live(op string) (C.int, error) {
+	if g == nil {
+		return 0, errNil(op, "Graph")
+	}
+	if g.h == nil {
+		return 0, errGone(op, "graph", "destroyed")
+	}
+	return g.dev.live(op)
+}
+
+// Launch queues the graph's work on s (nil: the device's default stream).
+func (g *Graph) Launch(s *Stream) error {
+	const op = "launch graph"
+	dev, err := g.live(op)
+	if err != nil {
+		return err
+	}
+	h, err := streamOn(op, s, g.dev)
+	if err != nil {
+		return err
+	}
+	return Check(op, int(C.kgen_graph_launch(dev, g.h, h)))
+}
+
+// Destroy releases the graph. Destroying twice is an error, not a crash.
+func (g *Graph) Destroy() error {
+	const op = "destroy graph"
+	dev, err := g.live(op)
+	if err != nil {
+		return err
+	}
+	h := g.h
+	g.h = nil
+	return Check(op, int(C.kgen_graph_exec_destroy(dev, h)))
+}
