@@ -3,6 +3,7 @@ package gemm
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -60,7 +61,15 @@ type Instance struct {
 	Threads        int
 	SharedBytes    int
 	MinBlocksPerSM int
+	// Spec is every parameter of the instance's tiling in the kernel table,
+	// flattened (Block.M, Stages, ...), read by reflection so that a
+	// parameter added to the spec appears here without code: the bench's
+	// ablation table compares instances by it.
+	Spec []Param
 }
+
+// Param is one spec parameter of an instance and its value, as text.
+type Param struct{ Name, Value string }
 
 // Engine runs GEMMs on one device with the kernels built for its arch.
 type Engine struct {
@@ -127,10 +136,36 @@ func instances(ks []kernels.GEMM) []Instance {
 			Name: k.Name, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
-			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM,
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
 	}
 	return out
+}
+
+// flatten appends the leaf fields of v, named by their path from prefix.
+func flatten(prefix string, v reflect.Value, out []Param) []Param {
+	if v.Kind() != reflect.Struct {
+		return append(out, Param{Name: prefix, Value: fmt.Sprint(v.Interface())})
+	}
+	for i := range v.NumField() {
+		if f := v.Type().Field(i); f.IsExported() {
+			out = flatten(strings.TrimPrefix(prefix+"."+f.Name, "."), v.Field(i), out)
+		}
+	}
+	return out
+}
+
+// Pick names the instance SGEMM (dt F32) or HGEMM (F16) runs for a
+// row-major m x n C with A and B stored in orders a and b: what users get
+// without naming one. (A column-major C is run as the row-major C^T, whose
+// operands are B^T and A^T: pick for n x m with the orders swapped and
+// flipped.)
+func (e *Engine) Pick(dt DType, a, b Order, m, n int) (string, error) {
+	if e == nil {
+		return "", errors.New("gemm: nil *Engine")
+	}
+	k, err := e.choose(dt, "", a, b, m, n)
+	return k.Name, err
 }
 
 func order(l kernels.Layout) Order {

@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -170,4 +171,45 @@ func TestColumnMajorCRunsTheTwinOfTheCallersName(t *testing.T) {
 		assert.Equal(t, strings.Replace(in.Name, "sgemm_nn_", "sgemm_tt_", 1), twin)
 		assert.Equal(t, in.Name, e.twin(in.Name, RowMajor, RowMajor, RowMajor, RowMajor), "no swap, no twin")
 	}
+}
+
+// TestSpecFlattensTheTiling checks Spec against the tiling of the table
+// entry it was read from, field by field, for every built instance.
+func TestSpecFlattensTheTiling(t *testing.T) {
+	ins := BuiltInstances()
+	require.Len(t, ins, len(kernels.GEMMs))
+	for i, in := range ins {
+		k := kernels.GEMMs[i]
+		spec := map[string]string{}
+		for _, p := range in.Spec {
+			_, dup := spec[p.Name]
+			require.False(t, dup, "%s: parameter %s twice", in.Name, p.Name)
+			spec[p.Name] = p.Value
+		}
+		assert.Equal(t, fmt.Sprint(k.Tiling.Block.K), spec["Block.K"], in.Name)
+		assert.Equal(t, fmt.Sprint(k.Tiling.Warp.N), spec["Warp.N"], in.Name)
+		assert.Equal(t, fmt.Sprint(k.Tiling.Stages), spec["Stages"], in.Name)
+		assert.Equal(t, fmt.Sprint(k.Tiling.MinBlocksPerSM), spec["MinBlocksPerSM"], in.Name)
+		assert.Equal(t, k.Tiling.A.String(), spec["A"], in.Name)
+		assert.Equal(t, fmt.Sprint(k.Tiling.MMA), spec["MMA"], in.Name)
+	}
+}
+
+// TestPickIsWhatSGEMMRuns checks that Pick names the instance the shape
+// rule chooses, and fails where no kernel takes the layouts.
+func TestPickIsWhatSGEMMRuns(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	for _, n := range []int{1, 100, 4096} {
+		got, err := e.Pick(F32, RowMajor, RowMajor, n, n)
+		require.NoError(t, err)
+		want, err := e.choose(F32, "", RowMajor, RowMajor, n, n)
+		require.NoError(t, err)
+		assert.Equal(t, want.Name, got)
+		assert.True(t, strings.HasPrefix(got, "sgemm_nn_"), got)
+	}
+	_, err = (*Engine)(nil).Pick(F32, RowMajor, RowMajor, 1, 1)
+	assert.Error(t, err)
+	_, err = e.Pick(DType(99), RowMajor, RowMajor, 1, 1)
+	assert.Error(t, err)
 }

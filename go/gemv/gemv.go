@@ -134,6 +134,17 @@ func (e *Engine) HGEMVWith(name string, s *cuda.Stream, alpha float32, a, x gemm
 	return nil
 }
 
+// Pick names the instance HGEMV runs for m vectors and A stored
+// row-major (transposed false) or column-major: what users get without
+// naming one.
+func (e *Engine) Pick(transposed bool, m int) (string, error) {
+	if e == nil {
+		return "", errors.New("gemv: nil *Engine")
+	}
+	k, err := e.choose("", transposed, m)
+	return k.Name, err
+}
+
 func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
 	switch {
 	case s != nil && s.Handle() == nil:

@@ -78,3 +78,20 @@ func TestPickRule(t *testing.T) {
 	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16, SplitK: 8, Vector: 8}}
 	assert.Equal(t, "tsplit", pick([]kernels.GEMV{warps, tsplit}, 3).Name, "2 to 4 vectors of a transposed A: split-K lane groups")
 }
+
+// TestPickNamesTheChoice checks Pick against the pick rule for each layout.
+func TestPickNamesTheChoice(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	for _, tr := range []bool{false, true} {
+		for _, m := range []int{1, 4, 8} {
+			got, err := e.Pick(tr, m)
+			require.NoError(t, err)
+			want, err := e.choose("", tr, m)
+			require.NoError(t, err)
+			assert.Equal(t, want.Name, got)
+		}
+	}
+	_, err = (*Engine)(nil).Pick(false, 1)
+	assert.Error(t, err)
+}
