@@ -38,6 +38,15 @@ type Info struct {
 	DriverVersion   int // e.g. 13000 for CUDA 13.0
 	RuntimeVersion  int
 	TotalMemory     int64
+	MemoryClockKHz  int // peak memory clock, 0 if the runtime does not report it
+	MemoryBusBits   int // global memory bus width
+}
+
+// PeakMemoryGBs is the memory's theoretical bandwidth in GB/s from its
+// clock and bus width (two transfers per clock, as cudaDeviceProp's own
+// example computes it), 0 where the clock is not reported.
+func (i Info) PeakMemoryGBs() float64 {
+	return 2 * float64(i.MemoryClockKHz) * 1e3 * float64(i.MemoryBusBits) / 8 / 1e9
 }
 
 // CC is the compute capability times ten, e.g. 90 for sm_90.
@@ -75,6 +84,7 @@ func Open(ordinal int) (*Device, error) {
 		Multiprocessors: int(ci.multiprocessors), ClockKHz: int(ci.clock_khz), L2Bytes: int(ci.l2_bytes),
 		SmemOptIn: int(ci.smem_per_block_optin), DriverVersion: int(ci.driver_version),
 		RuntimeVersion: int(ci.runtime_version), TotalMemory: int64(ci.total_memory),
+		MemoryClockKHz: int(ci.memory_clock_khz), MemoryBusBits: int(ci.memory_bus_bits),
 	}
 	return d, nil
 }

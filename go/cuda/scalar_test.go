@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"math"
 	"os"
 	"os/exec"
 	"regexp"
@@ -37,5 +38,17 @@ func TestCopyRejectsPointerTypes(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Logf("go build output:\n%s", out)
+	}
+}
+
+// TestPeakMemoryBandwidth checks the formula on the H100 SXM's reported
+// properties (2619 MHz HBM3 on a 5120-bit bus: 3352 GB/s).
+func TestPeakMemoryBandwidth(t *testing.T) {
+	got := Info{MemoryClockKHz: 2619000, MemoryBusBits: 5120}.PeakMemoryGBs()
+	if math.Abs(got-3352.32) > 0.01 {
+		t.Errorf("PeakMemoryGBs = %v, want 3352.32", got)
+	}
+	if (Info{MemoryBusBits: 5120}).PeakMemoryGBs() != 0 {
+		t.Error("no memory clock: the peak must be 0 (unknown)")
 	}
 }

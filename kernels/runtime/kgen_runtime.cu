@@ -63,6 +63,11 @@ int kgen_device_info_get(int device, kgen_device_info* info) {
       info->clock_khz = 0;
       cudaGetLastError();  // the attribute is optional: clear its error
     }
+    if (attr(&info->memory_clock_khz, cudaDevAttrMemoryClockRate, device) != 0) {
+      info->memory_clock_khz = 0;
+      cudaGetLastError();  // optional too
+    }
+    if ((s = attr(&info->memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, device)) != 0) return s;
     if ((s = status(cudaDriverGetVersion(&info->driver_version))) != 0) return s;
     return status(cudaRuntimeGetVersion(&info->runtime_version));
   });

@@ -29,6 +29,8 @@ typedef struct {
   int driver_version;         /* e.g. 13000 */
   int runtime_version;
   int64_t total_memory;
+  int memory_clock_khz;       /* peak memory clock; 0 where the runtime no longer reports it */
+  int memory_bus_bits;        /* global memory bus width */
 } kgen_device_info;
 
 int kgen_device_count(int* count);
