@@ -2,252 +2,387 @@ package main
 
 import (
 	"fmt"
-	"math"
+	"io"
 	"math/rand/v2"
-	"regexp"
-	"sort"
+	"os"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/f16"
 	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/internal/compare"
 	"github.com/kgen-gpu/kgen/internal/cublasref"
 )
 
-// bencher holds the device, the engine, cuBLAS and the timing events.
+// bencher holds the device, the engine, cuBLAS, the stream every timing
+// runs on and its events.
 type bencher struct {
-	dev           *cuda.Device
-	eng           *gemm.Engine
-	blas          *cublasref.Handle
-	start, stop   *cuda.Event
-	iters, warmup int
-	peak          float64 // FP32 TFLOPS
+	cfg         config
+	dev         *cuda.Device
+	eng         *gemm.Engine
+	blas        *cublasref.Handle // pedantic fp32: the SGEMM reference
+	blasF16     *cublasref.Handle // default math: the fp16 reference
+	stream      *cuda.Stream
+	start, stop *cuda.Event
+	iters       int
+	warmup      int
+	minSpanMs   float64
+	out         io.Writer
+	prog        *progress
 }
 
-func newBencher(iters, warmup int) (*bencher, error) {
+func newBencher(cfg config, out io.Writer) (*bencher, error) {
 	dev, err := cuda.Open(0)
 	if err != nil {
 		return nil, err
 	}
-	b := &bencher{dev: dev, iters: iters, warmup: warmup}
+	b := &bencher{cfg: cfg, dev: dev, iters: cfg.iters, warmup: cfg.warmup, minSpanMs: cfg.minSpanMs, out: out}
+	b.prog = newProgress(os.Stderr, (cfg.progress || stderrIsTerminal()) && !cfg.noProgress)
 	if b.eng, err = gemm.New(dev); err != nil {
+		b.close()
 		return nil, err
 	}
-	if b.blas, err = cublasref.New(nil); err != nil {
+	if b.stream, err = dev.NewStream(); err != nil {
+		b.close()
+		return nil, err
+	}
+	if b.blas, err = cublasref.New(b.stream.Handle()); err != nil {
+		b.close()
+		return nil, err
+	}
+	if b.blasF16, err = cublasref.NewDefault(b.stream.Handle()); err != nil {
+		b.close()
 		return nil, err
 	}
 	if b.start, err = dev.NewEvent(); err != nil {
+		b.close()
 		return nil, err
 	}
 	if b.stop, err = dev.NewEvent(); err != nil {
+		b.close()
 		return nil, err
 	}
-	b.peak = b.deviceReport().PeakTFLOPS
 	return b, nil
 }
 
+// close releases what newBencher made, whatever it got to.
 func (b *bencher) close() {
-	b.start.Destroy()
-	b.stop.Destroy()
-	b.blas.Close()
+	b.prog.clear()
+	if b.start != nil {
+		b.start.Destroy()
+	}
+	if b.stop != nil {
+		b.stop.Destroy()
+	}
+	if b.blas != nil {
+		b.blas.Close()
+	}
+	if b.blasF16 != nil {
+		b.blasF16.Close()
+	}
+	if b.stream != nil {
+		b.stream.Destroy()
+	}
 	b.dev.Close()
 }
 
-// deviceReport describes the device; its peak is SMs x FP32 lanes x 2 flops x clock.
+// printf writes a result line to stdout, clearing the progress line first.
+func (b *bencher) printf(format string, args ...any) {
+	b.prog.clear()
+	fmt.Fprintf(b.out, format, args...)
+	b.prog.redraw()
+}
+
+// fp32LanesPerSM is FP32 lanes (FMA units) per SM by compute capability,
+// from the CUDA C++ Programming Guide's throughput table.
+var fp32LanesPerSM = map[int]int{60: 64, 61: 128, 62: 128, 70: 64, 72: 64, 75: 64, 80: 64, 86: 128, 87: 128, 89: 128, 90: 128, 100: 128, 103: 128, 120: 128}
+
+// tensorFLOPsPerClock is dense fp16 tensor-core throughput per SM per clock
+// with fp32 accumulation (A100: 312 TFLOPS at 108 SMs and 1.41 GHz; H100
+// SXM: 989 at 132 and 1.83 GHz; the sm_86/sm_89 parts run fp32
+// accumulation at half their fp16 rate).
+var tensorFLOPsPerClock = map[int]float64{80: 2048, 86: 512, 89: 512, 90: 4096}
+
+// deviceReport describes the device from its properties; the peaks are SMs
+// x per-SM rate x clock, 0 where the table has no entry for the CC.
 func (b *bencher) deviceReport() DeviceReport {
 	info := b.dev.Info()
-	lanes := 128
-	if info.CC() == 80 {
-		lanes = 64
-	}
+	lanes := fp32LanesPerSM[info.CC()]
 	cc, jit := b.eng.Arch()
+	clock := float64(info.ClockKHz) * 1e3
 	return DeviceReport{
-		Name: info.Name, CC: info.CC(), SMs: info.Multiprocessors, ClockMHz: info.ClockKHz / 1000,
-		L2MB: info.L2Bytes >> 20, Driver: cudaVersion(info.DriverVersion), Runtime: cudaVersion(info.RuntimeVersion),
-		KernelArch: cc, JIT: jit,
-		PeakTFLOPS: float64(info.Multiprocessors*lanes*2) * float64(info.ClockKHz) * 1e3 / 1e12,
+		Name: info.Name, CC: info.CC(), SMs: info.Multiprocessors, ClockMHz: info.ClockKHz / 1000, FP32LanesPerSM: lanes,
+		PeakTFLOPS:    float64(info.Multiprocessors*lanes*2) * clock / 1e12,
+		PeakF16TFLOPS: tensorFLOPsPerClock[info.CC()] * float64(info.Multiprocessors) * clock / 1e12,
+		PeakMemGBs:    info.PeakMemoryGBs(),
+		L2MB:          info.L2Bytes >> 20, Driver: cudaVersion(info.DriverVersion), Runtime: cudaVersion(info.RuntimeVersion),
+		NVCC: "nvcc " + cuda.BuildToolkit(), KernelArch: cc, JIT: jit,
 	}
 }
 
 func cudaVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) }
 
-// operandSet is one A, B, C triple; several are rotated so that small sizes
-// are not timed out of L2.
+// operandSet is one A, B, C triple; several are rotated so that small
+// problems are not timed out of the L2.
 type operandSet struct{ a, b, c gemm.Matrix }
 
-// layoutPairs are the four storage orders of A and B, nn, nt, tn, tt.
-var layoutPairs = [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}}
+// operands are a problem's rotated sets and the check's view of set 0.
+type operands struct {
+	sets []operandSet
+	prod product
+	free func()
+}
 
-// allocSets makes random n x n operand sets of element type dt.
-func (b *bencher) allocSets(n int, order [2]gemm.Order, dt gemm.DType) ([]operandSet, func(), error) {
-	bytes := n * n * dt.Size()
+// layoutName is nn, nt, tn or tt: A's storage order, then B's.
+func layoutName(o [2]gemm.Order) string {
+	l := map[gemm.Order]string{gemm.RowMajor: "n", gemm.ColMajor: "t"}
+	return l[o[0]] + l[o[1]]
+}
+
+// allocSets makes random operand sets of element type dt for shape sh, A and
+// B stored in orders order, C row-major: enough sets for 4x the L2 (16 at
+// most).
+func (b *bencher) allocSets(sh Shape, order [2]gemm.Order, dt gemm.DType) (*operands, error) {
+	size := dt.Size()
+	setBytes := (sh.M*sh.K + sh.K*sh.N + sh.M*sh.N) * size
 	l2 := max(b.dev.Info().L2Bytes, 1<<20)
-	count := max(1, min(16, (4*l2)/(3*bytes)+1)) // at least 4x L2 across the sets
-	rng := rand.New(rand.NewPCG(uint64(n), 7+9*uint64(dt)))
-	host := make([]float32, n*n)
+	count := max(1, min(16, 4*l2/setBytes+1))
+	rng := rand.New(rand.NewPCG(uint64(sh.M)<<40^uint64(sh.N)<<20^uint64(sh.K), 7+9*uint64(dt)))
+	ops := &operands{}
 	var bufs []*cuda.Buffer
-	free := func() {
+	ops.free = func() {
 		for _, x := range bufs {
 			x.Free()
 		}
 	}
-	alloc := func() (*cuda.Buffer, error) {
+	alloc := func(elems int) (*cuda.Buffer, []float32, error) {
+		host := make([]float32, elems)
 		for i := range host {
 			host[i] = float32(rng.Float64()*2 - 1)
 		}
-		buf, err := b.dev.Alloc(bytes)
+		buf, err := b.dev.Alloc(max(elems*size, 1))
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		bufs = append(bufs, buf)
 		if dt == gemm.F16 {
-			return buf, f16.Upload(buf, 0, host)
+			return buf, host, f16.Upload(buf, 0, host)
 		}
-		return buf, cuda.CopyFromHost(buf, host)
+		return buf, host, cuda.CopyFromHost(buf, host)
 	}
-	var sets []operandSet
-	for range count {
-		var s [3]*cuda.Buffer
-		for i := range s {
-			buf, err := alloc()
-			if err != nil {
-				free()
-				return nil, nil, err
-			}
-			s[i] = buf
-		}
-		sets = append(sets, operandSet{
-			a: gemm.Matrix{Buf: s[0], Rows: n, Cols: n, Order: order[0]},
-			b: gemm.Matrix{Buf: s[1], Rows: n, Cols: n, Order: order[1]},
-			c: gemm.Matrix{Buf: s[2], Rows: n, Cols: n},
-		})
-	}
-	return sets, free, nil
-}
-
-// time runs f warmup times, then iters times between events, rotating the
-// operand sets, and returns the median milliseconds.
-func (b *bencher) time(sets []operandSet, f func(operandSet) error) (float64, error) {
-	for i := range b.warmup {
-		if err := f(sets[i%len(sets)]); err != nil {
-			return 0, err
-		}
-	}
-	ms := make([]float64, b.iters)
-	for i := range ms {
-		s := sets[i%len(sets)]
-		if err := b.start.Record(nil); err != nil {
-			return 0, err
-		}
-		if err := f(s); err != nil {
-			return 0, err
-		}
-		if err := b.stop.Record(nil); err != nil {
-			return 0, err
-		}
-		if err := b.stop.Synchronize(); err != nil {
-			return 0, err
-		}
-		t, err := cuda.Elapsed(b.start, b.stop)
+	for s := range count {
+		ab, ah, err := alloc(sh.M * sh.K)
 		if err != nil {
-			return 0, err
+			ops.free()
+			return nil, err
 		}
-		ms[i] = float64(t)
-	}
-	sort.Float64s(ms)
-	return ms[len(ms)/2], nil
-}
-
-func (b *bencher) cublas(s operandSet) error {
-	return b.blas.SGEMM(s.a.Order == gemm.ColMajor, s.b.Order == gemm.ColMajor, s.c.Rows, s.c.Cols, s.a.Cols,
-		1, s.a.Buf.Ptr(), s.a.LD(), s.b.Buf.Ptr(), s.b.LD(), 0, s.c.Buf.Ptr(), s.c.LD())
-}
-
-// size times cuBLAS and every matching instance at n, per layout of A and B.
-func (b *bencher) size(n int, re *regexp.Regexp) ([]Result, error) {
-	var out []Result
-	flops := 2 * math.Pow(float64(n), 3)
-	for _, order := range layoutPairs {
-		var insts []gemm.Instance
-		for _, in := range gemm.Of(gemm.F32, b.eng.Instances()) {
-			if in.A == order[0] && in.B == order[1] && re.MatchString(in.Name) {
-				insts = append(insts, in)
+		bb, bh, err := alloc(sh.K * sh.N)
+		if err != nil {
+			ops.free()
+			return nil, err
+		}
+		cb, _, err := alloc(sh.M * sh.N)
+		if err != nil {
+			ops.free()
+			return nil, err
+		}
+		set := operandSet{
+			a: gemm.Matrix{Buf: ab, Rows: sh.M, Cols: sh.K, Order: order[0]},
+			b: gemm.Matrix{Buf: bb, Rows: sh.K, Cols: sh.N, Order: order[1]},
+			c: gemm.Matrix{Buf: cb, Rows: sh.M, Cols: sh.N},
+		}
+		ops.sets = append(ops.sets, set)
+		if s == 0 {
+			inflate := 1.0
+			if dt == gemm.F16 {
+				inflate = 1 + 0x1p-10 // the inputs' rounding to fp16 on upload
 			}
+			ops.prod = newProduct(sh.M, sh.N, sh.K, at(ah, set.a), at(bh, set.b), inflate)
 		}
-		if len(insts) == 0 {
+	}
+	return ops, nil
+}
+
+// at reads element (i, j) of m from host, m's packed contents.
+func at(host []float32, m gemm.Matrix) func(i, j int) float32 {
+	if m.Order == gemm.ColMajor {
+		return func(i, j int) float32 { return host[j*m.Rows+i] }
+	}
+	return func(i, j int) float32 { return host[i*m.Cols+j] }
+}
+
+// rotate makes a Launch of f over the sets, one set per launch.
+func rotate(sets []operandSet, f func(s *cuda.Stream, set operandSet) error) Launch {
+	return func(s *cuda.Stream, i int) error { return f(s, sets[i%len(sets)]) }
+}
+
+// sample poisons C of set 0, runs f once on it, and reads C back as
+// float32, so that it can be checked.
+func (b *bencher) sample(set operandSet, dt gemm.DType, f func(s *cuda.Stream, set operandSet) error) ([]float32, error) {
+	poison := uint32(0x7fc00000) // fp32 NaN
+	if dt == gemm.F16 {
+		poison = 0x7e007e00 // fp16 NaN pairs
+	}
+	if err := set.c.Buf.Fill32(b.stream, poison); err != nil {
+		return nil, err
+	}
+	if err := f(b.stream, set); err != nil {
+		return nil, err
+	}
+	if err := b.stream.Synchronize(); err != nil {
+		return nil, err
+	}
+	out := make([]float32, set.c.Rows*set.c.Cols)
+	if dt == gemm.F16 {
+		return out, f16.Download(out, set.c.Buf, 0)
+	}
+	return out, cuda.CopyToHost(out, set.c.Buf)
+}
+
+// gemmFamily is what the SGEMM and HGEMM sections differ in.
+type gemmFamily struct {
+	name    string // sgemm, hgemm
+	dt      gemm.DType
+	cdt     compare.DType
+	refName string
+	ref     func(b *bencher) func(s *cuda.Stream, set operandSet) error
+	peak    func(d DeviceReport) float64
+}
+
+var sgemmFamily = gemmFamily{
+	name: "sgemm", dt: gemm.F32, cdt: compare.F32, refName: "cublas_sgemm",
+	ref: func(b *bencher) func(s *cuda.Stream, set operandSet) error {
+		return func(_ *cuda.Stream, x operandSet) error {
+			return b.blas.SGEMM(x.a.Order == gemm.ColMajor, x.b.Order == gemm.ColMajor, x.c.Rows, x.c.Cols, x.a.Cols,
+				1, x.a.Buf.Ptr(), x.a.LD(), x.b.Buf.Ptr(), x.b.LD(), 0, x.c.Buf.Ptr(), x.c.LD())
+		}
+	},
+	peak: func(d DeviceReport) float64 { return d.PeakTFLOPS },
+}
+
+var hgemmFamily = gemmFamily{
+	name: "hgemm", dt: gemm.F16, cdt: compare.F16, refName: "cublas_gemmex",
+	ref: func(b *bencher) func(s *cuda.Stream, set operandSet) error {
+		return func(_ *cuda.Stream, x operandSet) error {
+			return b.blasF16.GemmExF16(x.a.Order == gemm.ColMajor, x.b.Order == gemm.ColMajor, x.c.Rows, x.c.Cols, x.a.Cols,
+				1, x.a.Buf.Ptr(), x.a.LD(), x.b.Buf.Ptr(), x.b.LD(), 0, x.c.Buf.Ptr(), x.c.LD(), false)
+		}
+	},
+	peak: func(d DeviceReport) float64 { return d.PeakF16TFLOPS },
+}
+
+// gemmSection times, per shape and layout, the reference, the engine's
+// choice and every matching instance of fam, each checked against the
+// reference before it is timed; short problems get graph rows for the
+// reference and the engine too. It returns the rows and the ablation.
+func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
+	b.prog.section(fam.name, len(b.cfg.shapes)*len(b.cfg.layouts))
+	for _, sh := range b.cfg.shapes {
+		for _, order := range b.cfg.layouts {
+			if err := b.gemmProblem(fam, sh, order, rep); err != nil {
+				return fmt.Errorf("%s %s %s: %w", fam.name, sh, layoutName(order), err)
+			}
+			b.prog.step()
+		}
+	}
+	return nil
+}
+
+func (b *bencher) gemmProblem(fam gemmFamily, sh Shape, order [2]gemm.Order, rep *Report) error {
+	var insts []gemm.Instance
+	for _, in := range gemm.Of(fam.dt, b.eng.Instances()) {
+		if in.A == order[0] && in.B == order[1] && b.cfg.filter.MatchString(in.Name) {
+			insts = append(insts, in)
+		}
+	}
+	pick, err := b.eng.Pick(fam.dt, order[0], order[1], sh.M, sh.N)
+	if err != nil {
+		return err
+	}
+	ops, err := b.allocSets(sh, order, fam.dt)
+	if err != nil {
+		return err
+	}
+	defer ops.free()
+	lay := layoutName(order)
+	ref := fam.ref(b)
+	want, err := b.sample(ops.sets[0], fam.dt, ref)
+	if err != nil {
+		return err
+	}
+	refT, err := b.Measure(rotate(ops.sets, ref))
+	if err != nil {
+		return err
+	}
+	row := func(kernel string, t Timing, errRatio float64) Row {
+		r := Row{Family: fam.name, Kernel: kernel, Shape: sh.String(), Layout: lay, Method: t.Method, Launches: t.Launches,
+			Ms: t.Ms, NoiseMs: t.NoiseMs, Rate: sh.flops() / t.Ms / 1e9, Unit: "TFLOPS", VsRef: refT.Ms / t.Ms, ErrRatio: errRatio}
+		if p := fam.peak(rep.Device); p > 0 {
+			r.PctPeak = 100 * r.Rate / p
+		}
+		return r
+	}
+	add := func(r Row) {
+		rep.Rows = append(rep.Rows, r)
+		b.printf("  %s %s %s %-52s %-6s %9.4f ms %7.2f TFLOPS  %.2fx %s\n", fam.name, sh, lay, r.Kernel, r.Method, r.Ms, r.Rate, r.VsRef, fam.refName)
+	}
+	add(row(fam.refName+"_"+lay, refT, 0))
+	type job struct {
+		label, name string
+		run         func(s *cuda.Stream, set operandSet) error
+	}
+	jobs := []job{{"engine(" + pick + ")", "", func(s *cuda.Stream, x operandSet) error {
+		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
+	}}}
+	for _, in := range insts {
+		jobs = append(jobs, job{in.Name, in.Name, func(s *cuda.Stream, x operandSet) error {
+			return b.eng.GEMMWith(fam.dt, in.Name, s, 1, x.a, x.b, 0, x.c)
+		}})
+	}
+	var cands []candidate
+	for _, jb := range jobs {
+		b.prog.item(sh.String() + " " + lay + " " + jb.label)
+		got, err := b.sample(ops.sets[0], fam.dt, jb.run)
+		if err != nil {
+			return fmt.Errorf("%s: %w", jb.label, err)
+		}
+		errRatio, err := ops.prod.check(fam.cdt, got, want)
+		if err != nil {
+			return fmt.Errorf("%s differs from %s: %w", jb.label, fam.refName, err)
+		}
+		t, err := b.Measure(rotate(ops.sets, jb.run))
+		if err != nil {
+			return fmt.Errorf("%s: %w", jb.label, err)
+		}
+		add(row(jb.label, t, errRatio))
+		if jb.name == "" {
+			// Short problems: the engine's choice and the reference
+			// replayed from a graph, without the host between launches.
+			if t.Launches > 1 {
+				b.graphRows(fam.refName+"_"+lay, rotate(ops.sets, ref), t.Launches, func(g Timing) { add(row(fam.refName+"_"+lay, g, 0)) })
+				b.graphRows(jb.label, rotate(ops.sets, jb.run), t.Launches, func(g Timing) { add(row(jb.label, g, errRatio)) })
+			}
 			continue
 		}
-		sets, free, err := b.allocSets(n, order, gemm.F32)
-		if err != nil {
-			return nil, err
-		}
-		ref, err := b.time(sets, b.cublas)
-		if err != nil {
-			free()
-			return nil, err
-		}
-		refRes := Result{Kernel: "cublas_sgemm_" + layoutName(order), N: n, Ms: ref, TFLOPS: flops / ref / 1e9, Ratio: 1}
-		refRes.PctPeak = 100 * refRes.TFLOPS / b.peak
-		out = append(out, refRes)
-		want, err := b.sample(sets[0], b.cublas)
-		if err != nil {
-			free()
-			return nil, err
-		}
 		for _, in := range insts {
-			run := func(s operandSet) error { return b.eng.SGEMMWith(in.Name, nil, 1, s.a, s.b, 0, s.c) }
-			ms, err := b.time(sets, run)
-			if err != nil {
-				free()
-				return nil, fmt.Errorf("%s: %w", in.Name, err)
+			if in.Name == jb.name {
+				cands = append(cands, candidate{Name: in.Name, Params: in.Spec, Ms: t.Ms})
 			}
-			got, err := b.sample(sets[0], run)
-			if err != nil {
-				free()
-				return nil, err
-			}
-			r := Result{Kernel: in.Name, N: n, Ms: ms, TFLOPS: flops / ms / 1e9, Ratio: ref / ms, MaxRelDiff: maxRelDiff(got, want)}
-			r.PctPeak = 100 * r.TFLOPS / b.peak
-			out = append(out, r)
-			fmt.Printf("  n=%d %-48s %7.3f ms %6.1f TFLOPS  %.2fx cuBLAS\n", n, in.Name, ms, r.TFLOPS, r.Ratio)
 		}
-		free()
 	}
-	return out, nil
+	rep.Ablation = append(rep.Ablation, ablate(fam.name, sh.String(), lay, cands)...)
+	return nil
 }
 
-// sample runs f once on s and reads back C, so results can be compared.
-func (b *bencher) sample(s operandSet, f func(operandSet) error) ([]float32, error) {
-	if err := s.c.Buf.PoisonFloat32(nil); err != nil {
-		return nil, err
+// graphRows adds the graph replay of n launches through add, or says on
+// stderr why there is none (a capture that fails is no reason to stop the
+// run: the event rows stand).
+func (b *bencher) graphRows(label string, l Launch, n int, add func(Timing)) {
+	t, err := b.MeasureGraph(l, n)
+	if err != nil {
+		b.prog.clear()
+		fmt.Fprintf(os.Stderr, "bench: no graph row for %s: %v\n", label, err)
+		b.prog.redraw()
+		return
 	}
-	if err := f(s); err != nil {
-		return nil, err
-	}
-	out := make([]float32, s.c.Rows*s.c.Cols)
-	if err := b.dev.Synchronize(); err != nil {
-		return nil, err
-	}
-	return out, cuda.CopyToHost(out, s.c.Buf)
-}
-
-// maxRelDiff is max |got - want| / max |want|, NaN if anything is NaN.
-func maxRelDiff(got, want []float32) float64 {
-	var d, scale float64
-	for i := range got {
-		g, w := float64(got[i]), float64(want[i])
-		if math.IsNaN(g) || math.IsNaN(w) {
-			return math.NaN()
-		}
-		d = max(d, math.Abs(g-w))
-		scale = max(scale, math.Abs(w))
-	}
-	if scale == 0 {
-		return d
-	}
-	return d / scale
-}
-
-func layoutName(o [2]gemm.Order) string {
-	l := map[gemm.Order]string{gemm.RowMajor: "n", gemm.ColMajor: "t"}
-	return l[o[0]] + l[o[1]]
+	add(t)
 }

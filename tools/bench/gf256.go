@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"regexp"
 	"sort"
 	"time"
 
@@ -16,68 +15,43 @@ import (
 	"github.com/kgen-gpu/kgen/go/rs"
 )
 
-// GFResult is one row of the GF(2^8) section: one kernel (or reference)
-// encoding or decoding one shape.
-type GFResult struct {
-	Op         string // encode, decode (4 lost data shards), host-encode
-	Kernel     string // instance name, or copy-floor, klauspost, pipeline
-	K, M       int
-	ShardBytes int
-	Ms         float64 // median
-	DataGBs    float64 // k x shard bytes per second, as klauspost counts "data"
-	VsFloor    float64 // this rate / the copy-bandwidth floor's
-	VsCPU      float64 // this rate / klauspost's on all cores
-	GPUShare   float64 `json:",omitempty"` // host-encode: bytes the GPU served / all
-}
-
-// GFReport is the GF(2^8) section.
-type GFReport struct {
-	CopyGBs       float64 // device-to-device copy, bytes read + written per second
-	PinnedH2DGBs  float64 // pinned host -> device, one way
-	PinnedD2HGBs  float64
-	PinnedBothGBs float64 // each way, both at once
-	CPUCores      int
-	Results       []GFResult
-}
-
 var gfShapes = [][2]int{{4, 2}, {10, 4}, {17, 3}, {32, 8}}
 
 // gfSection times every GF(2^8) instance on the device-resident encode of
 // each shape and size, and the references, in one run; every kernel's
 // parity is checked bit for bit against klauspost's first (a wrong kernel
 // fails the bench).
-func (b *bencher) gfSection(sizes []int, re *regexp.Regexp, cores int) (*GFReport, error) {
+func (b *bencher) gfSection(rep *Report, cores int) error {
 	eng, err := gf256.New(b.dev)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer eng.Close()
-	rep := &GFReport{CPUCores: cores}
-	if rep.CopyGBs, err = b.copyRate(); err != nil {
-		return nil, err
+	d := &rep.Device
+	d.CPUCores = cores
+	if d.PinnedH2DGBs, d.PinnedD2HGBs, d.PinnedBothGBs, err = b.pinnedRates(); err != nil {
+		return err
 	}
-	if rep.PinnedH2DGBs, rep.PinnedD2HGBs, rep.PinnedBothGBs, err = b.pinnedRates(); err != nil {
-		return nil, err
-	}
-	fmt.Printf("GF(2^8): device copy %.0f GB/s (read + written); pinned H2D %.1f, D2H %.1f, both at once %.1f GB/s each way; %d CPU cores\n",
-		rep.CopyGBs, rep.PinnedH2DGBs, rep.PinnedD2HGBs, rep.PinnedBothGBs, cores)
+	b.printf("GF(2^8): pinned H2D %.1f, D2H %.1f, both at once %.1f GB/s each way; %d CPU cores\n",
+		d.PinnedH2DGBs, d.PinnedD2HGBs, d.PinnedBothGBs, cores)
+	sizes := b.cfg.gfSizes
+	b.prog.section("gf256", len(gfShapes)*len(sizes)+len(sizes))
 	for _, km := range gfShapes {
 		for _, size := range sizes {
-			rows, err := b.gfShape(eng, km[0], km[1], size, re, rep.CopyGBs)
-			if err != nil {
-				return nil, fmt.Errorf("GF(2^8) %d+%d, %d-byte shards: %w", km[0], km[1], size, err)
+			if err := b.gfShape(eng, rep, km[0], km[1], size); err != nil {
+				return fmt.Errorf("GF(2^8) %d+%d, %d-byte shards: %w", km[0], km[1], size, err)
 			}
-			rep.Results = append(rep.Results, rows...)
+			b.prog.step()
 		}
 	}
 	for _, size := range sizes {
-		rows, err := b.gfHost(10, 4, size, rep)
-		if err != nil {
-			return nil, fmt.Errorf("GF(2^8) host-to-host 10+4, %d-byte shards: %w", size, err)
+		b.prog.item(fmt.Sprintf("host-encode 10+4 %d B", size))
+		if err := b.gfHost(10, 4, size, rep); err != nil {
+			return fmt.Errorf("GF(2^8) host-to-host 10+4, %d-byte shards: %w", size, err)
 		}
-		rep.Results = append(rep.Results, rows...)
+		b.prog.step()
 	}
-	return rep, nil
+	return nil
 }
 
 // copyRate measures device-to-device copies of 1 GiB, in bytes read plus
@@ -94,11 +68,11 @@ func (b *bencher) copyRate() (float64, error) {
 		return 0, err
 	}
 	defer dst.Free()
-	ms, err := b.timeOnce(func() error { return cuda.Copy(nil, dst, 0, src, 0, n) })
+	t, err := b.Measure(func(s *cuda.Stream, _ int) error { return cuda.Copy(s, dst, 0, src, 0, n) })
 	if err != nil {
 		return 0, err
 	}
-	return 2 * n / (ms / 1e3) / 1e9, nil
+	return 2 * n / (t.Ms / 1e3) / 1e9, nil
 }
 
 // pinnedRates measures pinned host <-> device copies of 256 MiB: each way
@@ -154,16 +128,11 @@ func (b *bencher) pinnedRates() (h2d, d2h, both float64, err error) {
 	return
 }
 
-// timeOnce is b.time for work without operand sets.
-func (b *bencher) timeOnce(f func() error) (float64, error) {
-	return b.time([]operandSet{{}}, func(operandSet) error { return f() })
-}
-
 // shardSet is one copy of a shape's shards on the device; several are
 // rotated so that timings come from HBM, not L2.
 type shardSet []gf256.Shard
 
-func (b *bencher) gfShape(eng *gf256.Engine, k, m, size int, re *regexp.Regexp, copyGBs float64) ([]GFResult, error) {
+func (b *bencher) gfShape(eng *gf256.Engine, rep *Report, k, m, size int) error {
 	rng := rand.New(rand.NewPCG(uint64(k*1000+m), uint64(size)))
 	host := make([][]byte, k+m)
 	for i := range host {
@@ -176,15 +145,15 @@ func (b *bencher) gfShape(eng *gf256.Engine, k, m, size int, re *regexp.Regexp, 
 	}
 	enc, err := rs.New(k, m, rs.WithGPU(rs.GPURequired))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer enc.Close()
 	ref, err := reedsolomon.New(k, m)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := ref.Encode(host); err != nil {
-		return nil, err
+		return err
 	}
 	setBytes := (k + m) * size
 	l2 := max(b.dev.Info().L2Bytes, 1<<20)
@@ -201,98 +170,115 @@ func (b *bencher) gfShape(eng *gf256.Engine, k, m, size int, re *regexp.Regexp, 
 		for i := range sets[s] {
 			buf, err := b.dev.Alloc(size)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			bufs = append(bufs, buf)
 			if i < k {
 				if err := cuda.CopyFromHost(buf, host[i]); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			sets[s][i] = gf256.Shard{Buf: buf}
 		}
 	}
-	dataGBs := func(ms float64) float64 { return float64(k*size) / (ms / 1e3) / 1e9 }
-	floorMs := float64((k+m)*size) / (copyGBs * 1e9) * 1e3
-	cpuMs, err := wallMedian(b.iters, func() error { return ref.Encode(host) })
+	floorMs := float64((k+m)*size) / (rep.Device.CopyGBs * 1e9) * 1e3
+	cpu, err := wallTiming(b.iters, func() error { return ref.Encode(host) })
 	if err != nil {
-		return nil, err
+		return err
 	}
-	row := func(op, kernel string, ms float64) GFResult {
-		return GFResult{Op: op, Kernel: kernel, K: k, M: m, ShardBytes: size, Ms: ms, DataGBs: dataGBs(ms),
-			VsFloor: floorMs / ms, VsCPU: cpuMs / ms}
+	shape := fmt.Sprintf("%d+%d %dB", k, m, size)
+	row := func(op, kernel string, t Timing) Row {
+		return Row{Family: "gf256", Op: op, Kernel: kernel, Shape: shape, Method: t.Method, Launches: t.Launches, Ms: t.Ms, NoiseMs: t.NoiseMs,
+			Rate: float64(k*size) / t.Ms / 1e6, Unit: "GB/s", VsRef: cpu.Ms / t.Ms, VsFloor: floorMs / t.Ms}
 	}
-	out := []GFResult{row("encode", "copy-floor", floorMs), row("encode", "klauspost", cpuMs)}
+	add := func(r Row) {
+		rep.Rows = append(rep.Rows, r)
+		b.printf("  %-6s %-14s %-34s %-6s %9.4f ms %7.1f GB/s  %.2fx floor  %5.1fx klauspost\n", r.Op, shape, r.Kernel, r.Method, r.Ms, r.Rate, r.VsFloor, r.VsRef)
+	}
+	add(row("encode", "copy-floor", Timing{Ms: floorMs, Method: "model"}))
+	add(row("encode", "klauspost", cpu))
 	coeffs := parityRows(enc, k, m)
+	var cands []candidate
 	for _, in := range eng.Instances() {
-		if !re.MatchString(in.Name) {
+		if !b.cfg.filter.MatchString(in.Name) {
 			continue
 		}
-		run := func(set shardSet) error { return eng.MatMulWith(in.Name, nil, coeffs, set[:k], set[k:], size, false) }
+		b.prog.item(shape + " " + in.Name)
+		run := func(s *cuda.Stream, set shardSet) error {
+			return eng.MatMulWith(in.Name, s, coeffs, set[:k], set[k:], size, false)
+		}
 		if err := b.checkParity(run, sets[0], host, k, m, size); err != nil {
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return fmt.Errorf("%s: %w", in.Name, err)
 		}
-		ms, err := b.timeSets(sets, run)
+		t, err := b.Measure(rotateShards(sets, run))
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return fmt.Errorf("%s: %w", in.Name, err)
 		}
-		r := row("encode", in.Name, ms)
-		out = append(out, r)
-		fmt.Printf("  encode %2d+%d %8d B %-28s %8.3f ms %7.1f GB/s  %.2fx floor  %5.1fx klauspost\n", k, m, size, in.Name, ms, r.DataGBs, r.VsFloor, r.VsCPU)
+		add(row("encode", in.Name, t))
+		cands = append(cands, candidate{Name: in.Name, Params: structParams(in, "Name", "Arch", "Threads", "SharedBytes"), Ms: t.Ms})
 	}
-	// The engine's own choice through the coder, as users call it.
-	encRun := func(set shardSet) error { return enc.EncodeDevice(nil, set, size) }
+	rep.Ablation = append(rep.Ablation, ablate("gf256", shape, "", cands)...)
+	// The engine's own choice through the coder, as users call it: the
+	// first of the engine's instances, in its order of preference.
+	label := "engine(" + eng.Instances()[0].Name + ")"
+	encRun := func(s *cuda.Stream, set shardSet) error { return enc.EncodeDevice(s, set, size) }
 	if err := b.checkParity(encRun, sets[0], host, k, m, size); err != nil {
-		return nil, fmt.Errorf("EncodeDevice: %w", err)
+		return fmt.Errorf("EncodeDevice: %w", err)
 	}
-	ms, err := b.timeSets(sets, encRun)
+	t, err := b.Measure(rotateShards(sets, encRun))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out = append(out, row("encode", "EncodeDevice", ms))
+	add(row("encode", label, t))
 	if k == 10 && m == 4 {
-		r, err := b.gfDecode(enc, sets, host, size, row)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r...)
+		return b.gfDecode(enc, sets, host, size, row, add)
 	}
-	return out, nil
+	return nil
+}
+
+// rotateShards makes a Launch of f over the shard sets.
+func rotateShards(sets []shardSet, f func(s *cuda.Stream, set shardSet) error) Launch {
+	return func(s *cuda.Stream, i int) error { return f(s, sets[i%len(sets)]) }
 }
 
 // gfDecode times ReconstructDevice of the first four data shards of 10+4,
 // checked against the originals, and klauspost's ReconstructData.
-func (b *bencher) gfDecode(enc *rs.Encoder, sets []shardSet, host [][]byte, size int, row func(op, kernel string, ms float64) GFResult) ([]GFResult, error) {
+func (b *bencher) gfDecode(enc *rs.Encoder, sets []shardSet, host [][]byte, size int, row func(op, kernel string, t Timing) Row, add func(Row)) error {
 	present := make([]bool, 14)
 	for i := range present {
 		present[i] = i >= 4
 	}
-	dec := func(set shardSet) error { return enc.ReconstructDevice(nil, set, present, size, true) }
-	if err := dec(sets[0]); err != nil {
-		return nil, err
+	dec := func(s *cuda.Stream, set shardSet) error { return enc.ReconstructDevice(s, set, present, size, true) }
+	for _, s := range sets[0][:4] {
+		if err := s.Buf.Fill32(b.stream, 0xA5A5A5A5); err != nil {
+			return err
+		}
 	}
-	if err := b.dev.Synchronize(); err != nil {
-		return nil, err
+	if err := dec(b.stream, sets[0]); err != nil {
+		return err
+	}
+	if err := b.stream.Synchronize(); err != nil {
+		return err
 	}
 	got := make([]byte, size)
 	for i := 0; i < 4; i++ {
 		if err := cuda.CopyToHost(got, sets[0][i].Buf); err != nil {
-			return nil, err
+			return err
 		}
 		if !bytes.Equal(got, host[i]) {
-			return nil, fmt.Errorf("ReconstructDevice: data shard %d differs from the original", i)
+			return fmt.Errorf("ReconstructDevice: data shard %d differs from the original", i)
 		}
 	}
-	ms, err := b.timeSets(sets, dec)
+	t, err := b.Measure(rotateShards(sets, dec))
 	if err != nil {
-		return nil, err
+		return err
 	}
 	ref, err := reedsolomon.New(10, 4)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	lost := make([][]byte, 14)
-	cpuMs, err := wallMedian(b.iters, func() error {
+	cpu, err := wallTiming(b.iters, func() error {
 		copy(lost, host)
 		for i := 0; i < 4; i++ {
 			lost[i] = lost[i][:0]
@@ -300,17 +286,18 @@ func (b *bencher) gfDecode(enc *rs.Encoder, sets []shardSet, host [][]byte, size
 		return ref.ReconstructData(lost)
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	g, c := row("decode", "ReconstructDevice", ms), row("decode", "klauspost", cpuMs)
-	g.VsCPU = cpuMs / ms
-	fmt.Printf("  decode 10+4 %8d B ReconstructDevice %8.3f ms %7.1f GB/s  %.2fx floor  %5.1fx klauspost\n", size, ms, g.DataGBs, g.VsFloor, g.VsCPU)
-	return []GFResult{g, c}, nil
+	g, c := row("decode", "ReconstructDevice", t), row("decode", "klauspost", cpu)
+	g.VsRef, c.VsRef = cpu.Ms/t.Ms, 1
+	add(g)
+	add(c)
+	return nil
 }
 
 // gfHost times the host-to-host encode of k+m through rs.Encoder (the GPU
 // pipeline beside klauspost on the CPU) against klauspost alone.
-func (b *bencher) gfHost(k, m, size int, rep *GFReport) ([]GFResult, error) {
+func (b *bencher) gfHost(k, m, size int, rep *Report) error {
 	rng := rand.New(rand.NewPCG(3, uint64(size)))
 	shards := make([][]byte, k+m)
 	for i := range shards {
@@ -325,46 +312,50 @@ func (b *bencher) gfHost(k, m, size int, rep *GFReport) ([]GFResult, error) {
 	}
 	ref, err := reedsolomon.New(k, m)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := ref.Encode(want); err != nil {
-		return nil, err
+		return err
 	}
 	enc, err := rs.New(k, m)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer enc.Close()
 	if err := enc.Encode(shards); err != nil {
-		return nil, err
+		return err
 	}
 	for i := k; i < k+m; i++ {
 		if !bytes.Equal(shards[i], want[i]) {
-			return nil, fmt.Errorf("rs.Encoder: parity %d differs from klauspost", i-k)
+			return fmt.Errorf("rs.Encoder: parity %d differs from klauspost", i-k)
 		}
 	}
-	ms, err := wallMedian(b.iters, func() error { return enc.Encode(shards) })
+	t, err := wallTiming(b.iters, func() error { return enc.Encode(shards) })
 	if err != nil {
-		return nil, err
+		return err
 	}
 	last := enc.LastBackends()
-	cpuMs, err := wallMedian(b.iters, func() error { return ref.Encode(want) })
+	cpu, err := wallTiming(b.iters, func() error { return ref.Encode(want) })
 	if err != nil {
-		return nil, err
+		return err
 	}
-	data := func(ms float64) float64 { return float64(k*size) / (ms / 1e3) / 1e9 }
 	// The copy floor of the pipeline: data up and parity down at the pinned
 	// rates measured, both directions at once.
-	floorMs := max(float64(k*size)/rep.PinnedBothGBs, float64(m*size)/rep.PinnedBothGBs) / 1e6
+	d := rep.Device
+	floorMs := max(float64(k*size)/d.PinnedBothGBs, float64(m*size)/d.PinnedBothGBs) / 1e6
 	share := 0.0
 	if all := last.CPUBytes + last.GPUBytes; all > 0 {
 		share = float64(last.GPUBytes) / float64(all)
 	}
-	g := GFResult{Op: "host-encode", Kernel: "pipeline+cpu", K: k, M: m, ShardBytes: size, Ms: ms, DataGBs: data(ms),
-		VsFloor: floorMs / ms, VsCPU: cpuMs / ms, GPUShare: share}
-	c := GFResult{Op: "host-encode", Kernel: "klauspost", K: k, M: m, ShardBytes: size, Ms: cpuMs, DataGBs: data(cpuMs), VsCPU: 1}
-	fmt.Printf("  host-encode 10+4 %8d B rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%)  %.2fx klauspost\n", size, ms, g.DataGBs, 100*share, g.VsCPU)
-	return []GFResult{g, c}, nil
+	shape := fmt.Sprintf("%d+%d %dB", k, m, size)
+	rate := func(ms float64) float64 { return float64(k*size) / ms / 1e6 }
+	g := Row{Family: "gf256", Op: "host-encode", Kernel: "pipeline+cpu", Shape: shape, Method: t.Method, Launches: 1, Ms: t.Ms, NoiseMs: t.NoiseMs,
+		Rate: rate(t.Ms), Unit: "GB/s", VsRef: cpu.Ms / t.Ms, VsFloor: floorMs / t.Ms, GPUShare: share}
+	c := Row{Family: "gf256", Op: "host-encode", Kernel: "klauspost", Shape: shape, Method: cpu.Method, Launches: 1, Ms: cpu.Ms, NoiseMs: cpu.NoiseMs,
+		Rate: rate(cpu.Ms), Unit: "GB/s", VsRef: 1}
+	rep.Rows = append(rep.Rows, g, c)
+	b.printf("  host-encode 10+4 %8d B rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%)  %.2fx klauspost\n", size, t.Ms, g.Rate, 100*share, g.VsRef)
+	return nil
 }
 
 // parityRows are the encoding coefficients of enc: encoding unit vectors
@@ -387,16 +378,16 @@ func parityRows(enc *rs.Encoder, k, m int) []byte {
 
 // checkParity runs f once on set with the parity poisoned and compares the
 // parity with klauspost's.
-func (b *bencher) checkParity(f func(shardSet) error, set shardSet, host [][]byte, k, m, size int) error {
+func (b *bencher) checkParity(f func(*cuda.Stream, shardSet) error, set shardSet, host [][]byte, k, m, size int) error {
 	for _, s := range set[k:] {
-		if err := s.Buf.Fill32(nil, 0xA5A5A5A5); err != nil {
+		if err := s.Buf.Fill32(b.stream, 0xA5A5A5A5); err != nil {
 			return err
 		}
 	}
-	if err := f(set); err != nil {
+	if err := f(b.stream, set); err != nil {
 		return err
 	}
-	if err := b.dev.Synchronize(); err != nil {
+	if err := b.stream.Synchronize(); err != nil {
 		return err
 	}
 	got := make([]byte, size)
@@ -409,32 +400,4 @@ func (b *bencher) checkParity(f func(shardSet) error, set shardSet, host [][]byt
 		}
 	}
 	return nil
-}
-
-// timeSets is b.time over shard sets.
-func (b *bencher) timeSets(sets []shardSet, f func(shardSet) error) (float64, error) {
-	i := 0
-	return b.time(make([]operandSet, len(sets)), func(operandSet) error {
-		s := sets[i%len(sets)]
-		i++
-		return f(s)
-	})
-}
-
-// wallMedian is the median wall time of iters runs of f, in milliseconds,
-// after one warm-up.
-func wallMedian(iters int, f func() error) (float64, error) {
-	if err := f(); err != nil {
-		return 0, err
-	}
-	ts := make([]float64, iters)
-	for i := range ts {
-		start := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		ts[i] = float64(time.Since(start).Microseconds()) / 1e3
-	}
-	sort.Float64s(ts)
-	return ts[len(ts)/2], nil
 }

@@ -1,151 +1,164 @@
 // Command bench times every kernel built for this GPU against its reference
-// in one run, with CUDA events (median after warm-up, operands rotated past
-// the L2):
+// in one run, and checks each kernel's output against that reference before
+// timing it: a kernel whose output differs beyond its dtype's bound
+// (internal/compare; GF(2^8) bit for bit) fails the run, naming the kernel,
+// the problem and the worst element.
 //
-//   - sgemm: every SGEMM instance against cuBLAS SGEMM (pedantic math: no
-//     TF32): TFLOPS, percent of FP32 peak, ratio to cuBLAS;
-//   - gf256: every GF(2^8) instance on device-resident Reed-Solomon encode
-//     of (4,2), (10,4), (17,3), (32,8) at each shard size, against the
-//     copy-bandwidth floor measured in the same run and klauspost/reedsolomon
-//     on all CPU cores; decode of 10+4 with four data shards lost; and the
-//     host-to-host encode of rs.Encoder (GPU pipeline beside the CPU) against
-//     klauspost alone and the pinned copy bandwidth. Every kernel's parity is
-//     checked against klauspost's before it is timed.
+//   - sgemm: every SGEMM instance and the engine's own choice (the row
+//     engine(<instance it picked>), what users run) against cuBLAS SGEMM
+//     (pedantic math: no TF32), per shape and layout: TFLOPS, percent of
+//     the FP32 peak, ratio to cuBLAS;
+//   - gf256: every GF(2^8) instance and the engine's choice on
+//     device-resident Reed-Solomon encode of (4,2), (10,4), (17,3), (32,8) at
+//     each -gf-sizes shard size, against the copy floor and
+//     klauspost/reedsolomon on all CPU cores (parity checked bit for bit
+//     against klauspost's); decode of 10+4 with four data shards lost; and
+//     the host-to-host encode of rs.Encoder against klauspost alone;
 //   - hgemv: every fp16 GEMV instance and the engine's choice at K = N from
-//     256 to 16384 and the LLM shapes, M = 1, 2, 4, 8, both layouts: 50
-//     launches back to back per event pair, weights rotated past the L2,
-//     against cuBLAS GemmEx timed the same way and the copy floor;
-//   - hgemm: every fp16 tensor-core GEMM instance per layout at -sizes
-//     against cuBLAS GemmEx (fp32 accumulation): TFLOPS, % of the dense
-//     fp16 peak.
+//     256 to 16384 and the LLM shapes, M = 1, 2, 4, 8, both layouts, weights
+//     rotated past the L2, against cuBLAS GemmEx and the copy floor;
+//   - hgemm: every fp16 tensor-core GEMM instance and the engine's choice per
+//     shape and layout against cuBLAS GemmEx (fp32 accumulation): TFLOPS, %
+//     of the dense fp16 peak.
 //
-// A kernel whose output differs from its reference beyond its dtype's bound
-// fails the run.
+// Timing: CUDA events on one stream, after -warmup launches; each event pair
+// spans at least -min-span-ms (short kernels run many times back to back
+// between the events, so an idle GPU's launch latency does not count), and
+// -iters pairs give the median and the noise (interquartile range) of each
+// row. Where a kernel is that short, the engine's choice and the reference
+// also get a "graph" row: the same launches replayed from a CUDA graph.
+// Operand sets rotate so that small problems are not timed out of the L2.
+// The device's FP32 lanes per SM, clock, SM count, peaks (FP32, fp16
+// tensor, memory) come from its properties, the copy bandwidth is measured
+// in the same run, and nvcc is the toolkit that built the kernels.
 //
-// It writes the results as JSON and the SGEMM ratios as an SVG chart.
+// Output: one line per row as it runs, then Markdown tables per family and
+// an ablation table (for the fastest instance of each problem, every
+// instance whose spec differs from it in exactly one parameter, with its
+// ratio to it: what each technique is worth). With a terminal on stderr (or
+// -progress) a progress line there says which section and kernel run, how
+// far the section is and about how long is left.
 //
-//	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192] [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
+//	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192]
+//	      [-shapes 4096x4096x4096,8192x128x8192] [-layouts nn,nt,tn,tt]
+//	      [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-min-span-ms 1]
+//	      [-filter RE] [-json out.json] [-csv out.csv] [-svg out.svg]
+//	      [-compare old.json [-noise-k 3] [-noise-min 3]] [-progress | -no-progress]
+//
+// -sizes are square shapes (M = N = K = n), -shapes MxNxK ones, run after
+// them; both apply to sgemm and hgemm. -json writes every row (with its
+// noise) and the ablation; -csv the rows; -svg one chart per family of each
+// row's ratio to its reference. -compare reads a previous run's -json and
+// prints every row's ratio to the same row there; a row is a REGRESSION when
+// it is slower by more than -noise-k times the larger noise of the two rows
+// and by more than -noise-min percent, and any regression makes the exit
+// status 1 (after all output is written). Without a GPU the bench prints
+// one line saying so and exits with status 1.
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 )
 
 func main() {
-	sizes := flag.String("sizes", "1024,2048,4096,8192", "square sizes n (M = N = K = n)")
-	iters := flag.Int("iters", 20, "timed runs per kernel and size; the median is reported")
-	warmup := flag.Int("warmup", 3, "untimed runs before timing")
-	filter := flag.String("filter", "", "only instances whose name matches this regular expression")
-	jsonOut := flag.String("json", "", "write the results as JSON here")
-	svgOut := flag.String("svg", "", "write a bar chart of the ratios to cuBLAS here")
-	families := flag.String("families", "sgemm,gf256,hgemv,hgemm", "sections to run: sgemm, gf256, hgemv, hgemm")
-	gfSizes := flag.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
-	flag.Parse()
-	if err := run(*sizes, *iters, *warmup, *filter, *jsonOut, *svgOut, *families, *gfSizes); err != nil {
+	cfg, err := parseArgs(flag.CommandLine, os.Args[1:])
+	if err == nil {
+		err = run(cfg, os.Stdout)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(sizeList string, iters, warmup int, filter, jsonOut, svgOut, families, gfSizeList string) error {
-	ns, err := positiveInts("-sizes", sizeList)
-	if err != nil {
-		return err
-	}
-	gfSizes, err := positiveInts("-gf-sizes", gfSizeList)
-	if err != nil {
-		return err
-	}
-	want := map[string]bool{}
-	for _, f := range strings.Split(families, ",") {
-		switch f = strings.TrimSpace(f); f {
-		case "sgemm", "gf256", "hgemv", "hgemm":
-			want[f] = true
-		default:
-			return fmt.Errorf("-families: unknown section %q (sgemm, gf256, hgemv, hgemm)", f)
+// errNoGPU is run's error where there is no GPU to time.
+var errNoGPU = errors.New("no CUDA GPU found; the bench needs one")
+
+// run runs the sections cfg asks for, writing results to stdout and the
+// files cfg names.
+func run(cfg config, stdout io.Writer) error {
+	var old *Report
+	if cfg.compareTo != "" {
+		// Read it first: a bad file should not cost a whole run.
+		o, err := readJSON(outputPath(cfg.compareTo))
+		if err != nil {
+			return fmt.Errorf("-compare: %w", err)
 		}
+		old = &o
 	}
-	if iters < 1 || warmup < 0 {
-		return fmt.Errorf("-iters must be at least 1 and -warmup at least 0")
+	b, err := newBencher(cfg, stdout)
+	if errors.Is(err, cuda.ErrNoDevice) {
+		return fmt.Errorf("%w (%v)", errNoGPU, err)
 	}
-	re, err := regexp.Compile(filter)
-	if err != nil {
-		return fmt.Errorf("-filter: %w", err)
-	}
-	b, err := newBencher(iters, warmup)
 	if err != nil {
 		return err
 	}
 	defer b.close()
-	rep := Report{Device: b.deviceReport(), Iters: iters, Warmup: warmup}
-	rep.Device.NVCC = "nvcc " + cuda.BuildToolkit() // the toolkit that built the kernels, not the one on PATH
-	fmt.Printf("%s, sm_%d, %d SMs, driver %s, runtime %s, %s; FP32 peak %.1f TFLOPS\n",
-		rep.Device.Name, rep.Device.CC, rep.Device.SMs, rep.Device.Driver, rep.Device.Runtime, rep.Device.NVCC, rep.Device.PeakTFLOPS)
-	for _, n := range ns {
-		if !want["sgemm"] {
-			break
-		}
-		rows, err := b.size(n, re)
-		if err != nil {
-			return err
-		}
-		rep.Results = append(rep.Results, rows...)
+	rep := Report{Device: b.deviceReport(), Iters: cfg.iters, Warmup: cfg.warmup, MinSpanMs: cfg.minSpanMs}
+	if rep.Device.CopyGBs, err = b.copyRate(); err != nil {
+		return err
 	}
-	if want["gf256"] {
-		if rep.GF256, err = b.gfSection(gfSizes, re, runtime.NumCPU()); err != nil {
-			return err
-		}
+	d := rep.Device
+	b.printf("%s, sm_%d, %d SMs x %d FP32 lanes at %d MHz, driver %s, runtime %s, kernels built by %s\n",
+		d.Name, d.CC, d.SMs, d.FP32LanesPerSM, d.ClockMHz, d.Driver, d.Runtime, d.NVCC)
+	b.printf("peaks from the properties: FP32 %.1f TFLOPS, fp16 tensor %.0f TFLOPS, memory %.0f GB/s; device copy measured: %.0f GB/s (read + written)\n",
+		d.PeakTFLOPS, d.PeakF16TFLOPS, d.PeakMemGBs, d.CopyGBs)
+	sections := []struct {
+		name string
+		run  func() error
+	}{
+		{"sgemm", func() error { return b.gemmSection(sgemmFamily, &rep) }},
+		{"gf256", func() error { return b.gfSection(&rep, runtime.NumCPU()) }},
+		{"hgemv", func() error { return b.hgemvSection(&rep) }},
+		{"hgemm", func() error { return b.gemmSection(hgemmFamily, &rep) }},
 	}
-	if want["hgemv"] {
-		copyGBs, err := b.copyRate()
-		if err != nil {
-			return err
-		}
-		fmt.Printf("HGEMV: device copy %.0f GB/s (read + written), %d launches per event pair\n", copyGBs, launchesPerEvent)
-		if rep.HGEMV, err = b.hgemvSection(re, copyGBs); err != nil {
-			return err
+	for _, s := range sections {
+		if cfg.families[s.name] {
+			if err := s.run(); err != nil {
+				return err
+			}
 		}
 	}
-	if want["hgemm"] {
-		if rep.HGEMM, err = b.hgemmSection(ns, re); err != nil {
-			return err
-		}
+	b.prog.clear()
+	b.prog.on = false
+	printTable(stdout, rep)
+	if err := writeOutputs(cfg, rep); err != nil {
+		return err
 	}
-	rep.Best = bestPerSize(rep.Results)
-	printTable(os.Stdout, rep)
-	if jsonOut != "" {
-		if err := writeJSON(outputPath(jsonOut), rep); err != nil {
-			return err
-		}
-	}
-	if svgOut != "" {
-		if err := os.WriteFile(outputPath(svgOut), []byte(chart(rep)), 0o644); err != nil {
-			return err
+	if old != nil {
+		rule := noiseRule{K: cfg.noiseK, MinPct: cfg.noiseMin}
+		cs := compareRows(old.Rows, rep.Rows, rule)
+		if n := printChanges(stdout, cs, rule, len(rep.Rows)-len(cs)); n > 0 {
+			return fmt.Errorf("%d rows regressed against %s (geometric mean of all ratios %.3f)", n, cfg.compareTo, geomean(cs))
 		}
 	}
 	return nil
 }
 
-// positiveInts parses a comma-separated list of positive integers.
-func positiveInts(flagName, list string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(list, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n <= 0 {
-			return nil, fmt.Errorf("%s: %q is not a positive integer", flagName, f)
+// writeOutputs writes the -json, -csv and -svg files.
+func writeOutputs(cfg config, rep Report) error {
+	if cfg.jsonOut != "" {
+		if err := writeJSON(outputPath(cfg.jsonOut), rep); err != nil {
+			return err
 		}
-		out = append(out, n)
 	}
-	return out, nil
+	if cfg.csvOut != "" {
+		if err := writeFile(outputPath(cfg.csvOut), func(w io.Writer) error { return writeCSV(w, rep.Rows) }); err != nil {
+			return err
+		}
+	}
+	if cfg.svgOut != "" {
+		return os.WriteFile(outputPath(cfg.svgOut), []byte(chart(rep)), 0o644)
+	}
+	return nil
 }
 
 // outputPath resolves a relative output path against the directory the user

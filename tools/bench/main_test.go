@@ -1,9 +1,114 @@
 package main
 
 import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/cuda"
+	"github.com/kgen-gpu/kgen/go/gemm"
 )
+
+// TestMain runs the command itself when the test binary is started with
+// BENCH_TEST_MAIN=1, so that a test can check what a user sees (exit status,
+// stderr) under go test and Bazel alike, without building the command.
+func TestMain(m *testing.M) {
+	if os.Getenv("BENCH_TEST_MAIN") == "1" {
+		os.Args = append([]string{"bench"}, strings.Fields(os.Getenv("BENCH_TEST_ARGS"))...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func hasGPU() bool {
+	n, err := cuda.Count()
+	return err == nil && n > 0
+}
+
+// TestWithoutAGPUOneLineAndStatus1 runs the command where there is no GPU:
+// it must print one line on stderr saying so, nothing on stdout, no stack
+// trace, and exit with status 1. run itself must return errNoGPU.
+func TestWithoutAGPUOneLineAndStatus1(t *testing.T) {
+	if hasGPU() {
+		t.Skip("SKIP: a GPU is present; this test is for machines without one (the bench would run for minutes)")
+	}
+	cfg, err := parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), nil)
+	require.NoError(t, err)
+	assert.ErrorIs(t, run(cfg, io.Discard), errNoGPU)
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "BENCH_TEST_MAIN=1", "BENCH_TEST_ARGS=-families sgemm -sizes 64")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "the command must fail: %v", err)
+	assert.Equal(t, 1, exit.ExitCode())
+	assert.Empty(t, stdout.String())
+	lines := strings.Split(strings.TrimRight(stderr.String(), "\n"), "\n")
+	assert.Len(t, lines, 1, "stderr: %q", stderr.String())
+	assert.True(t, strings.HasPrefix(lines[0], "bench: no CUDA GPU found"), lines[0])
+	assert.NotContains(t, stderr.String(), "goroutine")
+}
+
+// TestBadFlagsFailBeforeTheDevice: a malformed flag is an error from
+// parseArgs, whatever the machine.
+func TestBadFlagsFailBeforeTheDevice(t *testing.T) {
+	for _, args := range [][]string{
+		{"-shapes", "4x4"}, {"-shapes", "4x0x4"}, {"-shapes", "axbxc"}, {"-sizes", "0"},
+		{"-layouts", "nx"}, {"-layouts", "nn,nn"}, {"-layouts", ""}, {"-families", "sgemm,dgemm"},
+		{"-iters", "0"}, {"-filter", "("}, {"-sizes", "", "-families", "hgemm"}, {"extra"},
+		{"-gf-sizes", "-1"}, {"-noise-k", "-1"},
+	} {
+		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		_, err := parseArgs(fs, args)
+		assert.Error(t, err, "%q", args)
+	}
+}
+
+func TestParseArgsDefaultsAndShapes(t *testing.T) {
+	cfg, err := parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), nil)
+	require.NoError(t, err)
+	assert.Equal(t, []Shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}, cfg.shapes)
+	assert.Len(t, cfg.layouts, 4)
+	for _, f := range families {
+		assert.True(t, cfg.families[f], f)
+	}
+
+	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError),
+		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm"})
+	require.NoError(t, err)
+	assert.Equal(t, []Shape{{35, 35, 35}, {4096, 4096, 4096}, {8192, 128, 8192}}, cfg.shapes)
+	assert.Equal(t, [][2]gemm.Order{{gemm.ColMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.RowMajor}}, cfg.layouts)
+	assert.Equal(t, map[string]bool{"hgemm": true}, cfg.families)
+	assert.Equal(t, "8192x128x8192", cfg.shapes[2].String())
+	assert.Equal(t, 2*8192.0*128*8192, cfg.shapes[2].flops())
+
+	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), []string{"-sizes", "", "-shapes", "7x1x4097"})
+	require.NoError(t, err)
+	assert.Equal(t, []Shape{{7, 1, 4097}}, cfg.shapes)
+}
+
+func TestLayoutNamesRoundTrip(t *testing.T) {
+	ls, err := parseLayouts("nn,nt,tn,tt")
+	require.NoError(t, err)
+	var names []string
+	for _, l := range ls {
+		names = append(names, layoutName(l))
+	}
+	assert.Equal(t, []string{"nn", "nt", "tn", "tt"}, names)
+}
 
 func TestOutputPathFollowsBazelRun(t *testing.T) {
 	t.Setenv("BUILD_WORKING_DIRECTORY", "/home/u/src")

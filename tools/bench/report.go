@@ -1,96 +1,109 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"strconv"
 	"strings"
 )
 
-// Report is the bench's machine-readable output.
+// Report is the bench's machine-readable output (-json), and what -compare
+// reads back.
 type Report struct {
-	Device  DeviceReport
-	Iters   int
-	Warmup  int
-	Results []Result
-	Best    []Best        // per size: the fastest instance against the fastest cuBLAS layout
-	GF256   *GFReport     `json:",omitempty"`
-	HGEMV   []HGEMVResult `json:",omitempty"`
-	HGEMM   []HGEMMResult `json:",omitempty"`
+	Device    DeviceReport
+	Iters     int
+	Warmup    int
+	MinSpanMs float64
+	Rows      []Row
+	Ablation  []Ablation `json:",omitempty"`
 }
 
-// DeviceReport says where the numbers come from.
+// DeviceReport says where the numbers come from: the device's properties,
+// the peaks derived from them, and the copy rates measured in the same run.
 type DeviceReport struct {
-	Name       string
-	CC         int
-	SMs        int
-	ClockMHz   int
-	L2MB       int
-	Driver     string // CUDA version the driver supports
-	Runtime    string
-	NVCC       string
-	KernelArch int  // arch of the kernels the engine chose
-	JIT        bool // true when they run from PTX
-	PeakTFLOPS float64
+	Name           string
+	CC             int
+	SMs            int
+	ClockMHz       int
+	FP32LanesPerSM int     // from the compute capability; 0 if unknown
+	PeakTFLOPS     float64 // FP32: SMs x lanes x 2 flops x clock
+	PeakF16TFLOPS  float64 // dense fp16 tensor cores, fp32 accumulation
+	PeakMemGBs     float64 // from the memory clock and bus width
+	CopyGBs        float64 // device-to-device copy measured, bytes read + written per second
+	PinnedH2DGBs   float64 `json:",omitempty"` // measured by the gf256 section
+	PinnedD2HGBs   float64 `json:",omitempty"`
+	PinnedBothGBs  float64 `json:",omitempty"` // each way, both at once
+	CPUCores       int
+	L2MB           int
+	Driver         string // CUDA version the driver supports
+	Runtime        string
+	NVCC           string // the toolkit that built the kernels
+	KernelArch     int    // arch of the kernels the engines chose
+	JIT            bool   // true when they run from PTX
 }
 
-// Result is one kernel at one size.
-type Result struct {
-	Kernel     string
-	N          int
-	Ms         float64 // median
-	TFLOPS     float64
-	PctPeak    float64
-	Ratio      float64 // cuBLAS time / this time, for the same layout
-	MaxRelDiff float64 `json:",omitempty"` // against cuBLAS, relative to max |C|
+// Row is one kernel (or reference) at one problem of one family.
+type Row struct {
+	Family   string // sgemm, gf256, hgemv, hgemm
+	Op       string `json:",omitempty"` // gf256: encode, decode, host-encode
+	Kernel   string // instance name, engine(<instance>), or a reference: cublas, klauspost, copy-floor
+	Shape    string // sgemm/hgemm MxNxK; hgemv NxK m=M; gf256 K+M, shard bytes
+	Layout   string `json:",omitempty"` // nn, nt, tn, tt; hgemv n or t (A transposed)
+	Method   string // events, graph, wall, or model (the copy floor)
+	Launches int    // per event pair or graph
+	Ms       float64
+	NoiseMs  float64 // interquartile range of the repeats
+	Rate     float64 // TFLOPS for GEMMs, GB/s otherwise
+	Unit     string
+	PctPeak  float64 `json:",omitempty"`
+	VsRef    float64 `json:",omitempty"` // the reference's time / this time (cuBLAS, klauspost)
+	VsFloor  float64 `json:",omitempty"` // the copy floor's time / this time
+	ErrRatio float64 `json:",omitempty"` // worst |error| / its bound in the check (0: exact)
+	GPUShare float64 `json:",omitempty"` // host-encode: bytes the GPU served / all
 }
 
-// Best is the summary row of one size.
-type Best struct {
-	N            int
-	Kernel       string
-	TFLOPS       float64
-	CuBLASTFLOPS float64 // cuBLAS with the same layout
-	Ratio        float64
+// key identifies a row across runs: the engine's pick may change, so its
+// rows match by "engine" alone.
+func (r Row) key() string {
+	k := r.Kernel
+	if strings.HasPrefix(k, "engine(") {
+		k = "engine"
+	}
+	return strings.Join([]string{r.Family, r.Op, k, r.Shape, r.Layout, r.Method}, "|")
 }
 
-func bestPerSize(rs []Result) []Best {
-	cublas := map[string]float64{} // layout and size -> TFLOPS
-	key := func(layout string, n int) string { return fmt.Sprintf("%s/%d", layout, n) }
-	for _, r := range rs {
-		if l, ok := strings.CutPrefix(r.Kernel, "cublas_sgemm_"); ok {
-			cublas[key(l, r.N)] = r.TFLOPS
+// isRef reports whether the row is a reference, not one of kgen's kernels.
+func (r Row) isRef() bool {
+	for _, p := range []string{"cublas", "klauspost", "copy-floor"} {
+		if strings.HasPrefix(r.Kernel, p) {
+			return true
 		}
 	}
-	best := map[int]Best{}
-	for _, r := range rs {
-		if strings.HasPrefix(r.Kernel, "cublas_") {
-			continue
-		}
-		if b, ok := best[r.N]; !ok || r.TFLOPS > b.TFLOPS {
-			layout := strings.SplitN(r.Kernel, "_", 3)[1]
-			best[r.N] = Best{N: r.N, Kernel: r.Kernel, TFLOPS: r.TFLOPS, CuBLASTFLOPS: cublas[key(layout, r.N)], Ratio: r.Ratio}
-		}
-	}
-	var out []Best
-	for _, b := range best {
-		out = append(out, b)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].N < out[j].N })
-	return out
+	return false
 }
 
+// printTable writes the rows of every family as Markdown tables.
 func printTable(w io.Writer, rep Report) {
-	fmt.Fprintf(w, "\n| n | kernel | ms (median of %d) | TFLOPS | %% of FP32 peak | x cuBLAS |\n|---|---|---|---|---|---|\n", rep.Iters)
-	for _, r := range rep.Results {
-		fmt.Fprintf(w, "| %d | %s | %.3f | %.1f | %.1f | %.2f |\n", r.N, r.Kernel, r.Ms, r.TFLOPS, r.PctPeak, r.Ratio)
+	fam := ""
+	for _, r := range rep.Rows {
+		if r.Family != fam {
+			fam = r.Family
+			fmt.Fprintf(w, "\n%s (median of %d; noise = IQR)\n| op | shape | layout | kernel | method | launches | ms | noise ms | rate | %% peak | x ref | x floor |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fam, rep.Iters)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %.4f | %.4f | %.1f %s | %s | %s | %s |\n", r.Op, r.Shape, r.Layout, r.Kernel, r.Method,
+			r.Launches, r.Ms, r.NoiseMs, r.Rate, r.Unit, optional(r.PctPeak, "%.1f"), optional(r.VsRef, "%.2f"), optional(r.VsFloor, "%.2f"))
 	}
-	fmt.Fprintf(w, "\nBest instance per size:\n| n | kernel | TFLOPS | cuBLAS TFLOPS | x cuBLAS |\n|---|---|---|---|---|\n")
-	for _, b := range rep.Best {
-		fmt.Fprintf(w, "| %d | %s | %.1f | %.1f | %.2f |\n", b.N, b.Kernel, b.TFLOPS, b.CuBLASTFLOPS, b.Ratio)
+	printAblation(w, rep.Ablation)
+}
+
+func optional(v float64, format string) string {
+	if v == 0 {
+		return ""
 	}
+	return fmt.Sprintf(format, v)
 }
 
 func writeJSON(path string, rep Report) error {
@@ -101,32 +114,49 @@ func writeJSON(path string, rep Report) error {
 	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
-// chart draws, per size, a bar for each kernel's ratio to cuBLAS, as SVG.
-func chart(rep Report) string {
-	const barH, gap, left, width = 14, 4, 420, 360
-	var rows []Result
-	for _, r := range rep.Results {
-		if !strings.HasPrefix(r.Kernel, "cublas_") {
-			rows = append(rows, r)
+// readJSON reads a report that writeJSON wrote.
+func readJSON(path string) (Report, error) {
+	var rep Report
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return rep, err
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return rep, fmt.Errorf("%s: %w", path, err)
+	}
+	return rep, nil
+}
+
+// csvHeader names writeCSV's columns, in order.
+var csvHeader = []string{"family", "op", "kernel", "shape", "layout", "method", "launches", "ms", "noise_ms",
+	"rate", "unit", "pct_peak", "vs_ref", "vs_floor", "err_ratio", "gpu_share"}
+
+// writeCSV writes one line per row under csvHeader.
+func writeCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	for _, r := range rows {
+		if err := cw.Write([]string{r.Family, r.Op, r.Kernel, r.Shape, r.Layout, r.Method, strconv.Itoa(r.Launches),
+			f(r.Ms), f(r.NoiseMs), f(r.Rate), r.Unit, f(r.PctPeak), f(r.VsRef), f(r.VsFloor), f(r.ErrRatio), f(r.GPUShare)}); err != nil {
+			return err
 		}
 	}
-	maxRatio := 1.0
-	for _, r := range rows {
-		maxRatio = max(maxRatio, r.Ratio)
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeFile writes what fill writes to path.
+func writeFile(path string, fill func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
 	}
-	h := 40 + len(rows)*(barH+gap)
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="11">`+"\n", left+width+80, h)
-	fmt.Fprintf(&b, `<text x="4" y="16" font-size="13">SGEMM vs cuBLAS on %s (ratio of cuBLAS time to kernel time; line = 1.0)</text>`+"\n", rep.Device.Name)
-	one := left + int(float64(width)/maxRatio)
-	for i, r := range rows {
-		y := 30 + i*(barH+gap)
-		w := int(float64(width) * r.Ratio / maxRatio)
-		fmt.Fprintf(&b, `<text x="4" y="%d">n=%d %s</text>`, y+barH-3, r.N, r.Kernel)
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%d" height="%d" fill="#4a7ebb"/>`, left, y, w, barH)
-		fmt.Fprintf(&b, `<text x="%d" y="%d">%.2fx (%.1f TF)</text>`+"\n", left+w+4, y+barH-3, r.Ratio, r.TFLOPS)
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
 	}
-	fmt.Fprintf(&b, `<line x1="%d" y1="24" x2="%d" y2="%d" stroke="#c33"/>`+"\n", one, one, h)
-	b.WriteString("</svg>\n")
-	return b.String()
+	return f.Close()
 }

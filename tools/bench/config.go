@@ -1,0 +1,195 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/kgen-gpu/kgen/go/gemm"
+)
+
+// Shape is a GEMM problem: C (M x N) = A (M x K) * B (K x N).
+type Shape struct{ M, N, K int }
+
+func (s Shape) String() string { return fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K) }
+
+// flops is the multiply-adds of the problem, counted as two.
+func (s Shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
+
+// families are the bench's sections, in the order they run.
+var families = []string{"sgemm", "gf256", "hgemv", "hgemm"}
+
+// config is the parsed command line.
+type config struct {
+	shapes     []Shape // -sizes (squares) then -shapes
+	layouts    [][2]gemm.Order
+	families   map[string]bool
+	gfSizes    []int
+	iters      int
+	warmup     int
+	minSpanMs  float64 // each event pair spans at least this
+	filter     *regexp.Regexp
+	jsonOut    string
+	csvOut     string
+	svgOut     string
+	compareTo  string
+	noiseK     float64
+	noiseMin   float64 // percent
+	progress   bool
+	noProgress bool
+}
+
+// parseArgs reads the bench's flags from args into fs (main passes
+// flag.CommandLine, so that flags other files register there, such as
+// -tune, are parsed with them).
+func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
+	var c config
+	sizes := fs.String("sizes", "1024,2048,4096,8192", "square GEMM sizes n (M = N = K = n); \"\" for none")
+	shapes := fs.String("shapes", "", "GEMM shapes MxNxK, comma-separated, after -sizes (e.g. 4096x4096x4096,8192x128x8192)")
+	layouts := fs.String("layouts", "nn,nt,tn,tt", "GEMM layouts of A and B (n: row-major, t: column-major)")
+	fams := fs.String("families", strings.Join(families, ","), "sections to run: sgemm, gf256, hgemv, hgemm")
+	gfSizes := fs.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
+	fs.IntVar(&c.iters, "iters", 20, "timed event pairs per row; the median is reported")
+	fs.IntVar(&c.warmup, "warmup", 3, "untimed launches before timing")
+	fs.Float64Var(&c.minSpanMs, "min-span-ms", 1, "launch enough times between one pair of events to span this many ms")
+	filter := fs.String("filter", "", "only instances whose name matches this regular expression")
+	fs.StringVar(&c.jsonOut, "json", "", "write every row as JSON here")
+	fs.StringVar(&c.csvOut, "csv", "", "write every row as CSV here")
+	fs.StringVar(&c.svgOut, "svg", "", "write a chart per family of each row's ratio to its reference here")
+	fs.StringVar(&c.compareTo, "compare", "", "a previous run's -json file: print every row's ratio to it and flag regressions")
+	fs.Float64Var(&c.noiseK, "noise-k", 3, "-compare: a regression is slower by more than this many times the rows' noise (IQR)")
+	fs.Float64Var(&c.noiseMin, "noise-min", 3, "-compare: ... and by more than this many percent")
+	fs.BoolVar(&c.progress, "progress", false, "print a progress line on stderr even when it is not a terminal")
+	fs.BoolVar(&c.noProgress, "no-progress", false, "never print the progress line")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected arguments %q (flags only)", fs.Args())
+	}
+	var err error
+	if c.shapes, err = parseShapes(*sizes, *shapes); err != nil {
+		return c, err
+	}
+	if c.layouts, err = parseLayouts(*layouts); err != nil {
+		return c, err
+	}
+	if c.families, err = parseFamilies(*fams); err != nil {
+		return c, err
+	}
+	if c.gfSizes, err = positiveInts("-gf-sizes", *gfSizes); err != nil {
+		return c, err
+	}
+	if c.iters < 1 || c.warmup < 0 || !(c.minSpanMs >= 0) {
+		return c, errors.New("-iters must be at least 1, -warmup and -min-span-ms at least 0")
+	}
+	if !(c.noiseK >= 0) || !(c.noiseMin >= 0) {
+		return c, errors.New("-noise-k and -noise-min must be at least 0")
+	}
+	if c.filter, err = regexp.Compile(*filter); err != nil {
+		return c, fmt.Errorf("-filter: %w", err)
+	}
+	if (c.families["sgemm"] || c.families["hgemm"]) && len(c.shapes) == 0 {
+		return c, errors.New("sgemm and hgemm need a shape: -sizes or -shapes")
+	}
+	return c, nil
+}
+
+// parseShapes is the squares of sizes then the MxNxK shapes of list.
+func parseShapes(sizes, list string) ([]Shape, error) {
+	var out []Shape
+	if strings.TrimSpace(sizes) != "" {
+		ns, err := positiveInts("-sizes", sizes)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range ns {
+			out = append(out, Shape{n, n, n})
+		}
+	}
+	if strings.TrimSpace(list) == "" {
+		return out, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		parts := strings.Split(strings.ToLower(f), "x")
+		var dims []int
+		for _, p := range parts {
+			n, err := strconv.Atoi(p)
+			if err != nil || n <= 0 {
+				dims = nil
+				break
+			}
+			dims = append(dims, n)
+		}
+		if len(dims) != 3 {
+			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
+		}
+		out = append(out, Shape{dims[0], dims[1], dims[2]})
+	}
+	return out, nil
+}
+
+// layoutOrders maps a layout's letter to the storage order of its operand.
+var layoutOrders = map[byte]gemm.Order{'n': gemm.RowMajor, 't': gemm.ColMajor}
+
+// parseLayouts reads nn, nt, tn and tt (A's letter, then B's), once each.
+func parseLayouts(list string) ([][2]gemm.Order, error) {
+	var out [][2]gemm.Order
+	seen := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if len(f) != 2 {
+			return nil, fmt.Errorf("-layouts: %q is not one of nn, nt, tn, tt", f)
+		}
+		a, okA := layoutOrders[f[0]]
+		b, okB := layoutOrders[f[1]]
+		if !okA || !okB {
+			return nil, fmt.Errorf("-layouts: %q is not one of nn, nt, tn, tt", f)
+		}
+		if seen[f] {
+			return nil, fmt.Errorf("-layouts: %s given twice", f)
+		}
+		seen[f] = true
+		out = append(out, [2]gemm.Order{a, b})
+	}
+	return out, nil
+}
+
+// parseFamilies reads a comma-separated subset of families.
+func parseFamilies(list string) (map[string]bool, error) {
+	want := map[string]bool{}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.TrimSpace(f)
+		if !slices.Contains(families, f) {
+			return nil, fmt.Errorf("-families: unknown section %q (%s)", f, strings.Join(families, ", "))
+		}
+		want[f] = true
+	}
+	return want, nil
+}
+
+// positiveInts parses a comma-separated list of positive integers.
+func positiveInts(flagName, list string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("%s: %q is not a positive integer", flagName, f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// stderrIsTerminal reports whether stderr is a character device, where a
+// progress line that rewrites itself reads well.
+func stderrIsTerminal() bool {
+	fi, err := os.Stderr.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
