@@ -50,4 +50,4 @@ grep -E '^(ok|FAIL)' "$OUT/test.log"
 grep -E -- '--- FAIL' "$OUT/test.log" | head -30
 echo "subtests: $(grep -cE -- '--- PASS' "$OUT/test.log") passed, $(grep -cE -- '--- FAIL' "$OUT/test.log") failed, $(grep -cE -- '--- SKIP' "$OUT/test.log") skipped"
 
-go run ./tools/bench -json "$OUT/bench.json" -svg "$OUT/bench.svg" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -60
+go run ./tools/bench -json "$OUT/bench.json" -csv "$OUT/bench.csv" -svg "$OUT/bench.svg" "$@" 2>&1 | tee "$OUT/bench.txt" | tail -60
