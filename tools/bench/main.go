@@ -92,6 +92,9 @@ func run(cfg config, stdout io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("-compare: %w", err)
 		}
+		if len(o.Rows) == 0 {
+			return fmt.Errorf("-compare: %s has no rows (is it the -json of this bench, not of an older one?)", cfg.compareTo)
+		}
 		old = &o
 	}
 	b, err := newBencher(cfg, stdout)

@@ -123,3 +123,18 @@ func TestOutputPathFollowsBazelRun(t *testing.T) {
 		t.Errorf("relative path without bazel run: %q", got)
 	}
 }
+
+// TestCompareFileIsReadBeforeTheDevice: a missing or row-less -compare file
+// fails at once, GPU or not.
+func TestCompareFileIsReadBeforeTheDevice(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "old.json")
+	require.NoError(t, os.WriteFile(empty, []byte(`{"Results": []}`), 0o644))
+	for _, path := range []string{filepath.Join(dir, "missing.json"), empty} {
+		cfg, err := parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), []string{"-compare", path})
+		require.NoError(t, err)
+		err = run(cfg, io.Discard)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "-compare")
+	}
+}
