@@ -159,9 +159,11 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, n, k, m int, tr bool
 			cands = append(cands, candidate{Name: name, Params: structParams(insts[i-1], "Name", "Arch", "Threads"), Ms: t.Ms})
 			continue
 		}
-		if t.Launches > 1 {
-			b.graphRows("cublas_gemmex", cublasRun, t.Launches, func(g Timing) { add(row("cublas_gemmex", g, 0)) })
-			b.graphRows(label, run, t.Launches, func(g Timing) { add(row(label, g, errRatio)) })
+		if rg, eg, ok := b.graphPair(label, cublasRun, run, t.Launches); ok {
+			r, e := row("cublas_gemmex", rg, 0), row(label, eg, errRatio)
+			r.VsRef, e.VsRef = 1, rg.Ms/eg.Ms
+			add(r)
+			add(e)
 		}
 	}
 	rep.Ablation = append(rep.Ablation, ablate("hgemv", shape, lay, cands)...)
