@@ -25,7 +25,7 @@ func Format(t Table) []byte {
 	b.WriteString("grids:\n")
 	for _, g := range t.Grids {
 		fmt.Fprintf(&b, "  - family: %s\n    layout: %s\n", g.Family, g.Layout)
-		b.WriteString("    # shape [M, N, K]: the fastest instance, its median ms, the runner-up's time over its\n")
+		b.WriteString("    # shape [M, N, K]: the fastest instance, its median ms, the runner-up's time over the fastest's\n")
 		b.WriteString("    points:\n")
 		for _, p := range g.Points {
 			fmt.Fprintf(&b, "      - {shape: [%d, %d, %d], best: %s, ms: %s, runner_up: %s}\n",
