@@ -92,6 +92,11 @@ func runTune(iters, warmup int, filter string) error {
 	info := b.dev.Info()
 	arch, jit := b.eng.Arch()
 	fmt.Printf("tune: %s, sm_%d (kernels sm_%d, jit %v), driver %s, nvcc %s\n", info.Name, info.CC(), arch, jit, cudaVersion(info.DriverVersion), cuda.BuildToolkit())
+	if date, ok := b.eng.Tuned(); ok {
+		fmt.Printf("tune: the engine as built dispatches by this GPU's table of %s\n", date)
+	} else {
+		fmt.Println("tune: the engine as built has no table for this GPU: it dispatches by the heuristic")
+	}
 	fmt.Printf("tune: %d instances (%v), %d grid shapes and %d between them, 4 layouts; about %.0f s at H100 speed\n",
 		len(insts), count, len(grid), len(between), estimateSeconds(shapes, count, h100Model, warmup, iters))
 
