@@ -304,6 +304,9 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 	if m < 0 || n < 0 || k < 0 {
 		return Choice{}, fmt.Errorf("gemm: negative shape %dx%dx%d", m, n, k)
 	}
+	if dt != F32 && dt != F16 {
+		return Choice{}, fmt.Errorf("gemm: unknown element type DType(%d)", int(dt))
+	}
 	kern, c, err := e.choose(dt, "", a, b, m, n, k)
 	c.Name = kern.Name
 	return c, err
