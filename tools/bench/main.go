@@ -24,6 +24,9 @@
 //
 // It writes the results as JSON and the SGEMM ratios as an SVG chart.
 //
+// With -tune it measures the GEMM families over a grid of shapes instead and
+// writes this GPU's dispatch table (tune.go).
+//
 //	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192] [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-filter RE] [-json out.json] [-svg out.svg]
 package main
 
@@ -50,6 +53,13 @@ func main() {
 	families := flag.String("families", "sgemm,gf256,hgemv,hgemm", "sections to run: sgemm, gf256, hgemv, hgemm")
 	gfSizes := flag.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
 	flag.Parse()
+	if *tuneFlag { // tune.go
+		if err := runTune(*iters, *warmup, *filter); err != nil {
+			fmt.Fprintln(os.Stderr, "bench -tune:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*sizes, *iters, *warmup, *filter, *jsonOut, *svgOut, *families, *gfSizes); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
