@@ -17,6 +17,7 @@ import (
 	"github.com/kgen-gpu/kgen/gen/ir"
 	"github.com/kgen-gpu/kgen/gen/lower"
 	"github.com/kgen-gpu/kgen/gen/spec"
+	"github.com/kgen-gpu/kgen/gen/tunefile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -37,6 +38,13 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// testdata/tuning/ holds one table; it must reach tuning_gen.go.
+	if m.Tunings, err = tunefile.Load("../..", specPath, m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Tunings) != 1 {
+		t.Fatalf("%d tuning tables from testdata/tuning, want 1", len(m.Tunings))
+	}
 	for _, tc := range []struct {
 		name string
 		emit func(*ir.Module) ([]emit.File, error)
@@ -44,7 +52,7 @@ func TestGolden(t *testing.T) {
 	}{
 		{"cuda", cuda.Emit, 5},
 		{"cheader", cheader.Emit, 1},
-		{"gobind", gobind.Emit, 1},
+		{"gobind", gobind.Emit, 2},
 		{"make", kmake.Emit, 1},
 		{"bazel", bazel.Emit, 2},
 	} {

@@ -1,10 +1,15 @@
 package ir
 
+import "github.com/kgen-gpu/kgen/internal/tuning"
+
 // Module is everything one spec file generates.
 type Module struct {
 	SpecPath  string // as given to the generator, relative to the repo root
 	Targets   []Target
 	Instances []Instance // sorted by Name
+	// Tunings are the measured dispatch tables (kernels/tuning/*.yaml),
+	// already checked against Instances, in file name order.
+	Tunings []tuning.Table
 }
 
 // Target is an architecture the kernels are built for, with its own flags.

@@ -19,6 +19,7 @@ import (
 	"github.com/kgen-gpu/kgen/gen/ir"
 	"github.com/kgen-gpu/kgen/gen/lower"
 	"github.com/kgen-gpu/kgen/gen/spec"
+	"github.com/kgen-gpu/kgen/gen/tunefile"
 )
 
 // Emitters are run in this order; each owns the paths it writes.
@@ -30,7 +31,9 @@ var Emitters = []func(*ir.Module) ([]emit.File, error){
 // carry the generated header but are no longer generated are stale.
 var OutputDirs = []string{cuda.Dir, "go/internal/kernels"}
 
-// Load reads and lowers the spec at specPath (relative to root).
+// Load reads and lowers the spec at specPath (relative to root), then reads
+// the dispatch tables in the tuning directory beside it and checks them
+// against the spec's instances.
 func Load(root, specPath string) (*ir.Module, error) {
 	data, err := os.ReadFile(filepath.Join(root, specPath))
 	if err != nil {
@@ -40,7 +43,14 @@ func Load(root, specPath string) (*ir.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lower.Lower(s)
+	m, err := lower.Lower(s)
+	if err != nil {
+		return nil, err
+	}
+	if m.Tunings, err = tunefile.Load(root, specPath, m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // Generate runs every emitter over m; the files come sorted by path.

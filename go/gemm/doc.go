@@ -4,6 +4,8 @@
 // Matrices are views of device buffers with a shape, a storage order and a
 // leading dimension, so transposes are views too (Matrix.T). An Engine picks
 // the kernels built for its device's arch and, per call, the instance whose
-// tiling suits the shape. Every argument is validated before anything runs;
+// tiling suits the shape: from the dispatch table measured on a GPU of the
+// device's name (bench -tune, kernels/tuning/) when there is one, else by a
+// rule on the shape; Engine.Pick says which and why. Every argument is validated before anything runs;
 // errors name the operand and the problem. Nothing here panics or exits.
 package gemm

@@ -11,6 +11,7 @@ import (
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/internal/kernels"
+	"github.com/kgen-gpu/kgen/internal/tuning"
 )
 
 // ErrUnsupportedArch means no kernels were built for the device's arch or
@@ -51,6 +52,7 @@ func dtypeOf(e kernels.DType) DType {
 // Instance describes one kernel the Engine can run.
 type Instance struct {
 	Name           string
+	Family         string // spec family, e.g. "sgemm"
 	Elem           DType
 	TensorCores    bool // mma.sync; Thread is unused
 	Arch           int  // compute capability times ten that it was built for
@@ -77,6 +79,7 @@ type Engine struct {
 	arch    int
 	jit     bool
 	kernels []kernels.GEMM // built for arch, every element type
+	tune    *tuning.Table  // measured on this GPU for arch; nil: the heuristic alone
 }
 
 // New picks the kernels for dev's arch: those built for it exactly, else for
@@ -98,7 +101,18 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	}
 	e := &Engine{dev: dev, arch: arch, jit: jit}
 	e.kernels = kernels.ForArch(kernels.GEMMs, arch)
+	e.tune = tuning.Find(kernels.Tunings, dev.Info().Name, arch)
 	return e, nil
+}
+
+// Tuned reports whether the engine dispatches by a table measured on a GPU
+// of the device's name (bench -tune, kernels/tuning/), and the day it was
+// measured.
+func (e *Engine) Tuned() (date string, ok bool) {
+	if e == nil || e.tune == nil {
+		return "", false
+	}
+	return e.tune.Date, true
 }
 
 // Arch is the compute capability (times ten) of the kernels in use, and
@@ -133,7 +147,7 @@ func instances(ks []kernels.GEMM) []Instance {
 	out := make([]Instance, len(ks))
 	for i, k := range ks {
 		out[i] = Instance{
-			Name: k.Name, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
+			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
 			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
@@ -153,19 +167,6 @@ func flatten(prefix string, v reflect.Value, out []Param) []Param {
 		}
 	}
 	return out
-}
-
-// Pick names the instance SGEMM (dt F32) or HGEMM (F16) runs for a
-// row-major m x n C with A and B stored in orders a and b: what users get
-// without naming one. (A column-major C is run as the row-major C^T, whose
-// operands are B^T and A^T: pick for n x m with the orders swapped and
-// flipped.)
-func (e *Engine) Pick(dt DType, a, b Order, m, n int) (string, error) {
-	if e == nil {
-		return "", errors.New("gemm: nil *Engine")
-	}
-	k, err := e.choose(dt, "", a, b, m, n)
-	return k.Name, err
 }
 
 func order(l kernels.Layout) Order {
@@ -235,7 +236,7 @@ func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, 
 		a, b, c = b.T(), a.T(), c.T()
 		name = e.twin(name, userA, userB, a.Order, b.Order)
 	}
-	k, err := e.choose(dt, name, a.Order, b.Order, c.Rows, c.Cols)
+	k, _, err := e.choose(dt, name, a.Order, b.Order, c.Rows, c.Cols, a.Cols)
 	if err != nil {
 		return e.explain(err, name, a.Order, b.Order, swapped)
 	}
@@ -289,24 +290,90 @@ func elem(m Matrix, size int) unsafe.Pointer {
 	return unsafe.Add(m.Buf.Ptr(), m.Offset*size)
 }
 
+// Source says what chose the instance a GEMM runs.
+type Source int
+
+const (
+	Heuristic Source = iota // the shape rule over the ranking (pickTiling)
+	Table                   // the table measured on this GPU (bench -tune)
+	Named                   // the caller named it (SGEMMWith, ...)
+)
+
+func (s Source) String() string {
+	switch s {
+	case Table:
+		return "table"
+	case Named:
+		return "named"
+	}
+	return "heuristic"
+}
+
+// Choice is the instance a GEMM runs and what chose it.
+type Choice struct {
+	Name      string
+	Source    Source
+	Heuristic string // what the heuristic alone would run, for comparison
+}
+
+// Pick says which instance a GEMM of element type dt runs for a row-major
+// M x N C, A (M x K) of order a and B (K x N) of order b. A column-major C
+// runs as C^T = B^T * A^T: ask for N x M, B^T's order as a, A^T's as b.
+func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
+	if e == nil {
+		return Choice{}, errors.New("gemm: nil *Engine")
+	}
+	if m < 0 || n < 0 || k < 0 {
+		return Choice{}, fmt.Errorf("gemm: negative shape %dx%dx%d", m, n, k)
+	}
+	if dt != F32 && dt != F16 {
+		return Choice{}, fmt.Errorf("gemm: unknown element type DType(%d)", int(dt))
+	}
+	kern, c, err := e.choose(dt, "", a, b, m, n, k)
+	c.Name = kern.Name
+	return c, err
+}
+
 // choose finds the instance named name, or for an empty name the one that
-// suits an m x n output: the first tiling in ranking order that gives every
-// multiprocessor at least one block, else the one giving the most blocks.
-func (e *Engine) choose(dt DType, name string, a, b Order, m, n int) (kernels.GEMM, error) {
+// suits the problem: the point nearest to M x N x K in the device's
+// measured table, when it has one for the heuristic's family and the
+// layouts; otherwise the heuristic: the first tiling in ranking order that
+// gives every multiprocessor at least one block, else the one giving the
+// most blocks. The table only refines the choice within the family the
+// heuristic picks from, so an fp16-accumulating family (hgemmh) never runs
+// for HGEMM, which promises fp32 accumulation.
+func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	var cands []kernels.GEMM
-	for _, k := range e.kernels {
-		if dtypeOf(k.Tiling.Elem) == dt && order(k.Tiling.A) == a && order(k.Tiling.B) == b && (name == "" || k.Name == name) {
-			cands = append(cands, k)
+	for _, kern := range e.kernels {
+		if dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b && (name == "" || kern.Name == name) {
+			cands = append(cands, kern)
 		}
 	}
 	if len(cands) == 0 {
 		if name != "" {
-			return kernels.GEMM{}, fmt.Errorf("gemm: no %s instance %q on sm_%d", dt, name, e.arch)
+			return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s instance %q on sm_%d", dt, name, e.arch)
 		}
-		return kernels.GEMM{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
+		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
+	}
+	if name != "" {
+		return cands[0], Choice{Name: name, Source: Named}, nil
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
-	return pickTiling(cands, m, n, e.dev.Info().Multiprocessors), nil
+	h := pickTiling(cands, m, n, e.dev.Info().Multiprocessors)
+	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}
+	grid := e.tune.Grid(h.Family, tuning.Layout(a == ColMajor, b == ColMajor))
+	if grid == nil {
+		return h, c, nil
+	}
+	p, ok := tuning.Select(grid.Points, m, n, k)
+	if !ok {
+		return h, c, nil
+	}
+	if i := slices.IndexFunc(cands, func(g kernels.GEMM) bool { return g.Name == p.Best }); i >= 0 {
+		c.Name, c.Source = p.Best, Table
+		return cands[i], c, nil
+	}
+	return h, c, nil // a table naming a kernel this binary lacks: kgen checks that, so not reached
 }
 
 // explain replaces choose's error for an instance name that exists but takes

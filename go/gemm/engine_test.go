@@ -194,22 +194,3 @@ func TestSpecFlattensTheTiling(t *testing.T) {
 		assert.Equal(t, fmt.Sprint(k.Tiling.MMA), spec["MMA"], in.Name)
 	}
 }
-
-// TestPickIsWhatSGEMMRuns checks that Pick names the instance the shape
-// rule chooses, and fails where no kernel takes the layouts.
-func TestPickIsWhatSGEMMRuns(t *testing.T) {
-	e, err := newEngine(nil, 90)
-	require.NoError(t, err)
-	for _, n := range []int{1, 100, 4096} {
-		got, err := e.Pick(F32, RowMajor, RowMajor, n, n)
-		require.NoError(t, err)
-		want, err := e.choose(F32, "", RowMajor, RowMajor, n, n)
-		require.NoError(t, err)
-		assert.Equal(t, want.Name, got)
-		assert.True(t, strings.HasPrefix(got, "sgemm_nn_"), got)
-	}
-	_, err = (*Engine)(nil).Pick(F32, RowMajor, RowMajor, 1, 1)
-	assert.Error(t, err)
-	_, err = e.Pick(DType(99), RowMajor, RowMajor, 1, 1)
-	assert.Error(t, err)
-}

@@ -21,17 +21,26 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
@@ -79,17 +88,26 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
@@ -137,17 +155,26 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
@@ -195,17 +222,26 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \

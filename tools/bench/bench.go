@@ -142,7 +142,7 @@ func layoutName(o [2]gemm.Order) string {
 // allocSets makes random operand sets of element type dt for shape sh, A and
 // B stored in orders order, C row-major: enough sets for 4x the L2 (16 at
 // most).
-func (b *bencher) allocSets(sh Shape, order [2]gemm.Order, dt gemm.DType) (*operands, error) {
+func (b *bencher) allocSets(sh shape, order [2]gemm.Order, dt gemm.DType) (*operands, error) {
 	size := dt.Size()
 	setBytes := (sh.M*sh.K + sh.K*sh.N + sh.M*sh.N) * size
 	l2 := max(b.dev.Info().L2Bytes, 1<<20)
@@ -160,7 +160,8 @@ func (b *bencher) allocSets(sh Shape, order [2]gemm.Order, dt gemm.DType) (*oper
 		for i := range host {
 			host[i] = float32(rng.Float64()*2 - 1)
 		}
-		buf, err := b.dev.Alloc(max(elems*size, 1))
+		// Whole 32-bit words, so that the poison fill reaches an odd count of halves' last one.
+		buf, err := b.dev.Alloc(max((elems*size+3)&^3, 4))
 		if err != nil {
 			return nil, nil, err
 		}
@@ -288,17 +289,18 @@ func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
 	return nil
 }
 
-func (b *bencher) gemmProblem(fam gemmFamily, sh Shape, order [2]gemm.Order, rep *Report) error {
+func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, rep *Report) error {
 	var insts []gemm.Instance
 	for _, in := range gemm.Of(fam.dt, b.eng.Instances()) {
 		if in.A == order[0] && in.B == order[1] && b.cfg.filter.MatchString(in.Name) {
 			insts = append(insts, in)
 		}
 	}
-	pick, err := b.eng.Pick(fam.dt, order[0], order[1], sh.M, sh.N)
+	choice, err := b.eng.Pick(fam.dt, order[0], order[1], sh.M, sh.N, sh.K)
 	if err != nil {
 		return err
 	}
+	pick := choice.Name
 	ops, err := b.allocSets(sh, order, fam.dt)
 	if err != nil {
 		return err

@@ -65,8 +65,8 @@ func printChanges(w io.Writer, cs []Change, rule noiseRule, unmatched int) int {
 	return n
 }
 
-// geomean is the geometric mean of the speedups, 0 for none.
-func geomean(cs []Change) float64 {
+// meanSpeedup is the geometric mean of the speedups, 0 for none.
+func meanSpeedup(cs []Change) float64 {
 	if len(cs) == 0 {
 		return 0
 	}

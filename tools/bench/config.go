@@ -13,20 +13,12 @@ import (
 	"github.com/kgen-gpu/kgen/go/gemm"
 )
 
-// Shape is a GEMM problem: C (M x N) = A (M x K) * B (K x N).
-type Shape struct{ M, N, K int }
-
-func (s Shape) String() string { return fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K) }
-
-// flops is the multiply-adds of the problem, counted as two.
-func (s Shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
-
 // families are the bench's sections, in the order they run.
 var families = []string{"sgemm", "gf256", "hgemv", "hgemm"}
 
 // config is the parsed command line.
 type config struct {
-	shapes     []Shape // -sizes (squares) then -shapes
+	shapes     []shape // -sizes (squares) then -shapes
 	layouts    [][2]gemm.Order
 	families   map[string]bool
 	gfSizes    []int
@@ -101,15 +93,15 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 }
 
 // parseShapes is the squares of sizes then the MxNxK shapes of list.
-func parseShapes(sizes, list string) ([]Shape, error) {
-	var out []Shape
+func parseShapes(sizes, list string) ([]shape, error) {
+	var out []shape
 	if strings.TrimSpace(sizes) != "" {
 		ns, err := positiveInts("-sizes", sizes)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range ns {
-			out = append(out, Shape{n, n, n})
+			out = append(out, shape{n, n, n})
 		}
 	}
 	if strings.TrimSpace(list) == "" {
@@ -130,10 +122,13 @@ func parseShapes(sizes, list string) ([]Shape, error) {
 		if len(dims) != 3 {
 			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
 		}
-		out = append(out, Shape{dims[0], dims[1], dims[2]})
+		out = append(out, shape{dims[0], dims[1], dims[2]})
 	}
 	return out, nil
 }
+
+// layoutPairs are the four storage orders of A and B: nn, nt, tn, tt.
+var layoutPairs = [][2]gemm.Order{{gemm.RowMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.ColMajor}, {gemm.ColMajor, gemm.RowMajor}, {gemm.ColMajor, gemm.ColMajor}}
 
 // layoutOrders maps a layout's letter to the storage order of its operand.
 var layoutOrders = map[byte]gemm.Order{'n': gemm.RowMajor, 't': gemm.ColMajor}

@@ -60,7 +60,7 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, n, k, m int, tr bool
 		for i := range vals {
 			vals[i] = float32(rng.Float64()*2 - 1)
 		}
-		buf, err := b.dev.Alloc(2 * elems)
+		buf, err := b.dev.Alloc((2*elems + 3) &^ 3) // whole words: see allocSets
 		if err != nil {
 			return nil, nil, err
 		}

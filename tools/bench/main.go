@@ -54,6 +54,9 @@
 // and by more than -noise-min percent, and any regression makes the exit
 // status 1 (after all output is written). Without a GPU the bench prints
 // one line saying so and exits with status 1.
+//
+// With -tune it measures the GEMM families over a grid of shapes instead and
+// writes this GPU's dispatch table (tune.go).
 package main
 
 import (
@@ -70,6 +73,13 @@ import (
 
 func main() {
 	cfg, err := parseArgs(flag.CommandLine, os.Args[1:])
+	if err == nil && *tuneFlag { // tune.go
+		if err := runTune(cfg.iters, cfg.warmup, cfg.filter.String()); err != nil {
+			fmt.Fprintln(os.Stderr, "bench -tune:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err == nil {
 		err = run(cfg, os.Stdout)
 	}
@@ -140,7 +150,7 @@ func run(cfg config, stdout io.Writer) error {
 		rule := noiseRule{K: cfg.noiseK, MinPct: cfg.noiseMin}
 		cs := compareRows(old.Rows, rep.Rows, rule)
 		if n := printChanges(stdout, cs, rule, len(rep.Rows)-len(cs)); n > 0 {
-			return fmt.Errorf("%d rows regressed against %s (geometric mean of all ratios %.3f)", n, cfg.compareTo, geomean(cs))
+			return fmt.Errorf("%d rows regressed against %s (geometric mean of all ratios %.3f)", n, cfg.compareTo, meanSpeedup(cs))
 		}
 	}
 	return nil

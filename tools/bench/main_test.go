@@ -80,7 +80,7 @@ func TestBadFlagsFailBeforeTheDevice(t *testing.T) {
 func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	cfg, err := parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), nil)
 	require.NoError(t, err)
-	assert.Equal(t, []Shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}, cfg.shapes)
+	assert.Equal(t, []shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}, cfg.shapes)
 	assert.Len(t, cfg.layouts, 4)
 	for _, f := range families {
 		assert.True(t, cfg.families[f], f)
@@ -89,7 +89,7 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError),
 		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm"})
 	require.NoError(t, err)
-	assert.Equal(t, []Shape{{35, 35, 35}, {4096, 4096, 4096}, {8192, 128, 8192}}, cfg.shapes)
+	assert.Equal(t, []shape{{35, 35, 35}, {4096, 4096, 4096}, {8192, 128, 8192}}, cfg.shapes)
 	assert.Equal(t, [][2]gemm.Order{{gemm.ColMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.RowMajor}}, cfg.layouts)
 	assert.Equal(t, map[string]bool{"hgemm": true}, cfg.families)
 	assert.Equal(t, "8192x128x8192", cfg.shapes[2].String())
@@ -97,7 +97,7 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 
 	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), []string{"-sizes", "", "-shapes", "7x1x4097"})
 	require.NoError(t, err)
-	assert.Equal(t, []Shape{{7, 1, 4097}}, cfg.shapes)
+	assert.Equal(t, []shape{{7, 1, 4097}}, cfg.shapes)
 }
 
 func TestLayoutNamesRoundTrip(t *testing.T) {

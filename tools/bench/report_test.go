@@ -169,7 +169,7 @@ func TestCompareFlagsOnlyChangesBeyondTheNoise(t *testing.T) {
 	assert.Equal(t, 2, printChanges(&buf, cs, rule, len(cur)-len(cs)))
 	assert.Contains(t, buf.String(), "REGRESSION")
 	assert.Contains(t, buf.String(), "5 rows compared, 2 regressions, 2 rows")
-	assert.InDelta(t, math.Pow(1/1.1*1/1.1*1/1.02*2/1.2, 1.0/5), geomean(cs), 1e-12)
+	assert.InDelta(t, math.Pow(1/1.1*1/1.1*1/1.02*2/1.2, 1.0/5), meanSpeedup(cs), 1e-12)
 	// The larger of the two noises counts: a noisy new run is not flagged.
 	assert.False(t, rule.regressed(1, 0, 1.1, 0.05))
 	assert.True(t, rule.regressed(1, 0, 1.1, 0.01))

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device call that checks correctness without the bench: build every
 # kernel, run the GF(2^8) host emulation, compute-sanitizer (memcheck and
-# racecheck) over the GPU tests of the gf256 and gemm families at small
-# shapes, then the GPU test packages with a GPU required. Logs go to $OUT.
+# racecheck) over the GPU tests of every family at small shapes, then the
+# GPU test packages with a GPU required. Logs go to $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-check.sh [go test -run pattern]
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
@@ -25,9 +25,20 @@ for tool in memcheck racecheck; do
     -test.run 'TestEveryInstanceBitExact|TestBadInputIsAnError' >"$OUT/sanitizer-gf256-$tool.log" 2>&1
   echo "sanitizer $tool gf256: exit $? $(tail -1 "$OUT/sanitizer-gf256-$tool.log")" | tee -a "$OUT/device.txt"
 done
-timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/gemm.test -test.short \
-  -test.run 'TestDegenerateShapes' >"$OUT/sanitizer-gemm-memcheck.log" 2>&1
-echo "sanitizer memcheck gemm: exit $? $(tail -1 "$OUT/sanitizer-gemm-memcheck.log")" | tee -a "$OUT/device.txt"
+# Every family that uses shared memory gets racecheck too (sgemm, hgemm and
+# hgemv all stage tiles or x there).
+go test -c -o /tmp/hgemv.test ./tests/hgemv && go test -c -o /tmp/hgemm.test ./tests/hgemm
+sanitize() { # tool family binary run-pattern
+  timeout 150 compute-sanitizer --tool "$1" --error-exitcode 9 "$3" -test.short -test.run "$4" \
+    >"$OUT/sanitizer-$2-$1.log" 2>&1
+  echo "sanitizer $1 $2: exit $? $(tail -1 "$OUT/sanitizer-$2-$1.log")" | tee -a "$OUT/device.txt"
+}
+for tool in memcheck racecheck; do
+  sanitize "$tool" gemm /tmp/gemm.test 'TestDegenerateShapes'
+  # Small odd shapes only: the sanitizers slow kernels a hundredfold.
+  sanitize "$tool" hgemv /tmp/hgemv.test 'TestEveryInstance/.*/(7x7|33x256|4097x1)/'
+  sanitize "$tool" hgemm /tmp/hgemm.test 'TestEveryInstanceAgainstFloat64/^(35x79x19|257x129x63)/'
+done
 
 pkgs="./go/cuda ./go/gf256 ./go/rs ./tests/gf256 ./tests/hgemv ./tests/hgemm ./tests/gemm"
 timeout 300 go test -short -count=1 -v ${1:+-run "$1"} $pkgs >"$OUT/test.log" 2>&1

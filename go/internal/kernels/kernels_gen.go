@@ -55,6 +55,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
@@ -115,6 +155,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
@@ -175,6 +255,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
@@ -235,6 +355,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
@@ -275,6 +435,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1201,6 +1381,38 @@ func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -1247,6 +1459,38 @@ func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
@@ -1297,6 +1541,38 @@ func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -1345,6 +1621,38 @@ func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -1375,6 +1683,22 @@ func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(p *GEMVParams) int {

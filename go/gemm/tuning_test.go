@@ -1,0 +1,111 @@
+package gemm
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/internal/tuning"
+)
+
+// namesOf lists the names of the engine's dt instances of one family and
+// layout, read from the generated table, so the test follows spec changes.
+func namesOf(e *Engine, dt DType, family string, a, b Order) []string {
+	var out []string
+	for _, in := range Of(dt, e.Instances()) {
+		if in.Family == family && in.A == a && in.B == b {
+			out = append(out, in.Name)
+		}
+	}
+	return out
+}
+
+func TestPickUsesTheDevicesTable(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	_, tuned := e.Tuned()
+	require.False(t, tuned, "a nil device has no name, so no table")
+
+	// Without a table: the heuristic, as before.
+	before := map[[3]int]string{}
+	shapes := [][3]int{{128, 128, 128}, {4096, 4096, 4096}, {8192, 8192, 128}, {1000, 3000, 500}, {7, 35, 1}}
+	for _, s := range shapes {
+		c, err := e.Pick(F32, RowMajor, ColMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.Equal(t, Heuristic, c.Source)
+		assert.Equal(t, c.Heuristic, c.Name)
+		kern, _, err := e.choose(F32, "", RowMajor, ColMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.Equal(t, kern.Name, c.Name, "Pick reports what SGEMM runs")
+		before[s] = c.Name
+	}
+
+	c0, err := e.Pick(F32, RowMajor, ColMajor, 1, 1, 1)
+	require.NoError(t, err)
+	family := c0.Heuristic[:len("sgemm")]
+	nt := namesOf(e, F32, family, RowMajor, ColMajor)
+	require.GreaterOrEqual(t, len(nt), 2, "the test needs two sgemm nt instances")
+	// The table's picks differ from the heuristic's wherever possible: the
+	// last instance in table order for small shapes, the first for large.
+	small, large := nt[len(nt)-1], nt[0]
+	e.tune = &tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
+		{Family: family, Layout: "nt", Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Best: small},
+			{M: 8192, N: 8192, K: 8192, Best: large},
+			{M: 8192, N: 8192, K: 128, Best: small},
+		}},
+	}}
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{256, 256, 256, small}, {1, 1, 1, small}, {1000, 1000, 1000, small}, // log2 1000 = 9.97: nearer 8 than 13
+		{5000, 5000, 5000, large}, {65536, 65536, 65536, large},
+		{8192, 8192, 100, small}, {8192, 8192, 900, small}, {8192, 8192, 4096, large},
+		{8192, 8192, 1024, large}, // K midway between 128 and 8192: the point that bounds it
+	} {
+		c, err := e.Pick(F32, RowMajor, ColMajor, tc.m, tc.n, tc.k)
+		require.NoError(t, err)
+		assert.Equal(t, Table, c.Source, "%dx%dx%d", tc.m, tc.n, tc.k)
+		assert.Equal(t, tc.want, c.Name, "%dx%dx%d", tc.m, tc.n, tc.k)
+		kern, _, err := e.choose(F32, "", RowMajor, ColMajor, tc.m, tc.n, tc.k)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, kern.Name, "what runs is what Pick says")
+	}
+	// Layouts and element types without a grid keep the heuristic.
+	for _, s := range shapes {
+		c, err := e.Pick(F32, RowMajor, RowMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.Equal(t, Heuristic, c.Source, "nn has no grid")
+		c, err = e.Pick(F16, RowMajor, ColMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.Equal(t, Heuristic, c.Source, "hgemm has no grid")
+	}
+	// A name the binary does not have (kgen rejects such tables) is ignored.
+	e.tune.Grids[0].Points = []tuning.Point{{M: 256, N: 256, K: 256, Best: "sgemm_nt_f32_nonesuch"}}
+	for _, s := range shapes {
+		c, err := e.Pick(F32, RowMajor, ColMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.Equal(t, Heuristic, c.Source)
+		assert.Equal(t, before[s], c.Name)
+	}
+}
+
+func TestPickErrors(t *testing.T) {
+	var nilEngine *Engine
+	_, err := nilEngine.Pick(F32, RowMajor, RowMajor, 1, 1, 1)
+	assert.Error(t, err)
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	_, err = e.Pick(F32, RowMajor, RowMajor, -1, 1, 1)
+	assert.ErrorContains(t, err, "negative shape")
+	_, err = e.Pick(DType(9), RowMajor, RowMajor, 1, 1, 1)
+	assert.ErrorContains(t, err, "unknown element type DType(9)")
+}
+
+func TestSourceStrings(t *testing.T) {
+	assert.Equal(t, "heuristic", Heuristic.String())
+	assert.Equal(t, "table", Table.String())
+	assert.Equal(t, "named", Named.String())
+}

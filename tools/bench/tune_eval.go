@@ -1,0 +1,297 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/kgen-gpu/kgen/internal/tuning"
+)
+
+// The GPU-free half of bench -tune: the shapes it measures, the table it
+// builds from the times, how it scores the table, and how long it takes.
+
+// shape is one GEMM problem: C is M x N, the reduction K long.
+type shape struct{ M, N, K int }
+
+func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K) }
+
+func (s shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
+
+// tuneGrids are the shapes a table holds: square sizes, skinny shapes (a
+// short K, a short M or N, a long K on a small C) and odd ones.
+var tuneGrids = map[string][]shape{
+	"full": {
+		{128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+		{8192, 8192, 128}, {128, 8192, 8192}, {8192, 128, 8192}, {64, 64, 65536},
+		{4097, 4097, 4097}, {1000, 3000, 500},
+	},
+	"small": {{256, 256, 256}, {1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 128}, {1000, 3000, 500}},
+}
+
+// gridShapes returns the named grid.
+func gridShapes(name string) ([]shape, error) {
+	g, ok := tuneGrids[name]
+	if !ok {
+		return nil, fmt.Errorf("-tune-grid: unknown grid %q (small, full)", name)
+	}
+	return g, nil
+}
+
+// betweenShapes are shapes off the grid, measured only to score the table:
+// the geometric midpoint of each grid point and its nearest neighbours
+// (log2 distance, as tuning.Select measures it), then random shapes with
+// log-uniform dimensions within the grid's square range, at most
+// maxFlops each. Neither repeats a grid shape.
+func betweenShapes(grid []shape, random int, seed uint64, maxFlops float64) []shape {
+	seen := map[shape]bool{}
+	for _, s := range grid {
+		seen[s] = true
+	}
+	var out []shape
+	add := func(s shape) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	pt := func(s shape) tuning.Point { return tuning.Point{M: s.M, N: s.N, K: s.K} }
+	for _, p := range grid {
+		nearest := math.Inf(1)
+		for _, q := range grid {
+			if q != p {
+				nearest = min(nearest, tuning.Distance(pt(q), p.M, p.N, p.K))
+			}
+		}
+		for _, q := range grid {
+			if q != p && tuning.Distance(pt(q), p.M, p.N, p.K) == nearest {
+				add(shape{geoMean(p.M, q.M), geoMean(p.N, q.N), geoMean(p.K, q.K)})
+			}
+		}
+	}
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range grid {
+		if s.M == s.N && s.N == s.K {
+			lo, hi = min(lo, math.Log2(float64(s.M))), max(hi, math.Log2(float64(s.M)))
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 9))
+	for tries := 0; random > 0 && hi > lo && tries < 1000*random; tries++ {
+		dim := func() int { return int(math.Round(math.Exp2(lo + rng.Float64()*(hi-lo)))) }
+		s := shape{dim(), dim(), dim()}
+		if s.flops() <= maxFlops && !seen[s] {
+			add(s)
+			random--
+		}
+	}
+	return out
+}
+
+func geoMean(a, b int) int { return int(math.Round(math.Sqrt(float64(a) * float64(b)))) }
+
+// gridKey names one grid of a table: a family and a layout of A and B.
+type gridKey struct{ family, layout string }
+
+// timings are median milliseconds per grid, shape and instance; an
+// instance that failed its check at a shape is absent there.
+type timings map[gridKey]map[shape]map[string]float64
+
+func (t timings) add(k gridKey, s shape, inst string, ms float64) {
+	if t[k] == nil {
+		t[k] = map[shape]map[string]float64{}
+	}
+	if t[k][s] == nil {
+		t[k][s] = map[string]float64{}
+	}
+	t[k][s][inst] = ms
+}
+
+// ranked orders a shape's instances by time (then name, for ties).
+func ranked(times map[string]float64) []string {
+	names := make([]string, 0, len(times))
+	for n := range times {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if times[names[i]] != times[names[j]] {
+			return times[names[i]] < times[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
+
+// buildGrids makes a table's grids from the times at the grid shapes:
+// families in the given order, layouts nn, nt, tn, tt, points in the grid's
+// order; each the fastest instance, its time (four digits) and the
+// runner-up's ratio (three decimals, 0 when one instance ran). A shape
+// where no instance ran is left out.
+func buildGrids(t timings, families []string, grid []shape) []tuning.Grid {
+	var out []tuning.Grid
+	for _, f := range families {
+		for _, l := range []string{"nn", "nt", "tn", "tt"} {
+			g := tuning.Grid{Family: f, Layout: l}
+			for _, s := range grid {
+				times := t[gridKey{f, l}][s]
+				if len(times) == 0 {
+					continue
+				}
+				r := ranked(times)
+				p := tuning.Point{M: s.M, N: s.N, K: s.K, Best: r[0], Ms: round(times[r[0]], 4)}
+				if len(r) > 1 {
+					p.RunnerUp = math.Round(1000*times[r[1]]/times[r[0]]) / 1000
+				}
+				g.Points = append(g.Points, p)
+			}
+			if len(g.Points) > 0 {
+				out = append(out, g)
+			}
+		}
+	}
+	return out
+}
+
+// round keeps digits significant digits of x > 0.
+func round(x float64, digits int) float64 {
+	if x <= 0 {
+		return x
+	}
+	scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(x)))
+	return math.Round(x*scale) / scale
+}
+
+// verdict is how one selection rule did on one grid: its worst ratio of
+// the picked instance's time to the best's over the measured shapes.
+type verdict struct {
+	key        gridKey
+	worst      float64
+	worstShape shape
+	pick, best string // at the worst shape
+	over       int    // shapes where the pick is more than the tolerance slower
+	shapes     int
+}
+
+// score applies pick to every measured shape of every grid of t and
+// compares the time of what it picks with the fastest time there. A pick
+// that was not measured at a shape (it failed its check there, or names
+// nothing) scores +Inf. pick returns "" where it has no opinion (the shape
+// is skipped).
+func score(t timings, pick func(k gridKey, s shape) string, tol float64) []verdict {
+	var keys []gridKey
+	for k := range t {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].family != keys[j].family {
+			return keys[i].family < keys[j].family
+		}
+		return keys[i].layout < keys[j].layout
+	})
+	var out []verdict
+	for _, k := range keys {
+		v := verdict{key: k, worst: 1}
+		var shapes []shape
+		for s := range t[k] {
+			shapes = append(shapes, s)
+		}
+		sort.Slice(shapes, func(i, j int) bool { return shapes[i].flops() < shapes[j].flops() })
+		for _, s := range shapes {
+			times := t[k][s]
+			if len(times) == 0 {
+				continue
+			}
+			p := pick(k, s)
+			if p == "" {
+				continue
+			}
+			best := ranked(times)[0]
+			ratio := math.Inf(1)
+			if ms, ok := times[p]; ok {
+				ratio = ms / times[best]
+			}
+			v.shapes++
+			if ratio > 1+tol {
+				v.over++
+			}
+			if ratio > v.worst || v.shapes == 1 {
+				v.worst, v.worstShape, v.pick, v.best = ratio, s, p, best
+			}
+		}
+		if v.shapes > 0 {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// tablePick is tuning.Select over the new table, as the engine will use it.
+func tablePick(grids []tuning.Grid) func(gridKey, shape) string {
+	return func(k gridKey, s shape) string {
+		for _, g := range grids {
+			if g.Family == k.family && g.Layout == k.layout {
+				if p, ok := tuning.Select(g.Points, s.M, s.N, s.K); ok {
+					return p.Best
+				}
+			}
+		}
+		return ""
+	}
+}
+
+// printVerdicts writes one line per grid and the overall worst case.
+func printVerdicts(w *strings.Builder, title string, vs []verdict, tol float64) float64 {
+	worst := 1.0
+	fmt.Fprintf(w, "%s:\n", title)
+	for _, v := range vs {
+		worst = max(worst, v.worst)
+		fmt.Fprintf(w, "  %-7s %s: worst %.3fx at %s (picked %s, best %s); %d of %d shapes over %.0f%%\n",
+			v.key.family, v.key.layout, v.worst, v.worstShape, v.pick, v.best, v.over, v.shapes, 100*tol)
+	}
+	return worst
+}
+
+// costModel is what the run-time estimate assumes of the GPU.
+type costModel struct {
+	tflops      map[string]float64 // per family, sustained
+	launchMs    float64            // floor of one timed run (launch, events)
+	hostNsElem  float64            // filling and uploading one random operand element
+	checkNsElem float64            // reading back and comparing one element of C
+}
+
+// h100Model: SGEMM at about 51 TFLOPS (2.7 ms at 4096, 21 ms at 8192, the
+// measured kernels), the fp16 kernels at a third of the dense tensor peak;
+// the host side (random operands, float16 conversion, reading C back and
+// comparing it in Go) priced high rather than low.
+var h100Model = costModel{tflops: map[string]float64{"sgemm": 51, "hgemm": 300, "hgemmh": 300}, launchMs: 0.02, hostNsElem: 15, checkNsElem: 8}
+
+// tuneIters is how many timed runs an instance gets at a shape whose one
+// run took ms: about 150 ms of runs, at least 3, at most maxIters.
+func tuneIters(ms float64, maxIters int) int {
+	n := 3
+	if ms > 0 {
+		n = int(150 / ms)
+	}
+	return max(3, min(n, maxIters))
+}
+
+// estimateSeconds is the run time of measuring shapes for instances
+// (count per family, summed over the four layouts) under model m: per
+// shape, the operands' set-up; per instance, one check run and the C read
+// back, one estimating run, warm-up and the timed runs; per layout, the
+// reference (cuBLAS) once.
+func estimateSeconds(shapes []shape, instances map[string]int, m costModel, warmup, maxIters int) float64 {
+	var ms float64
+	for _, s := range shapes {
+		elems := float64(s.M*s.K + s.K*s.N + s.M*s.N)
+		ms += elems * m.hostNsElem * 1e-6 * 2 // one set of operands per element size
+		for f, count := range instances {
+			t := max(m.launchMs, s.flops()/(m.tflops[f]*1e9))
+			runs := float64(2 + warmup + tuneIters(t, maxIters))
+			ms += float64(count) * (runs*t + float64(s.M*s.N)*m.checkNsElem*1e-6)
+			ms += 4 * (t + float64(s.M*s.N)*m.checkNsElem*1e-6) // the reference, once per layout (over-counted for two families of a dtype)
+		}
+	}
+	return ms / 1e3
+}

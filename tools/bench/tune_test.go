@@ -1,0 +1,133 @@
+package main
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/kgen-gpu/kgen/go/gemm"
+	"github.com/kgen-gpu/kgen/internal/tuning"
+)
+
+func TestGridShapes(t *testing.T) {
+	for _, name := range []string{"small", "full"} {
+		g, err := gridShapes(name)
+		require.NoError(t, err)
+		seen := map[shape]bool{}
+		for _, s := range g {
+			assert.False(t, seen[s], "%s repeats %s", name, s)
+			seen[s] = true
+			assert.True(t, s.M > 0 && s.N > 0 && s.K > 0)
+		}
+	}
+	full, _ := gridShapes("full")
+	for _, s := range []shape{{8192, 8192, 128}, {128, 8192, 8192}, {64, 64, 65536}, {4097, 4097, 4097}, {1000, 3000, 500}} {
+		assert.Contains(t, full, s, "the issue's shapes are in the full grid")
+	}
+	_, err := gridShapes("huge")
+	assert.ErrorContains(t, err, `unknown grid "huge"`)
+}
+
+func TestBetweenShapes(t *testing.T) {
+	grid := []shape{{256, 256, 256}, {1024, 1024, 1024}, {4096, 4096, 4096}}
+	mid := betweenShapes(grid, 0, 1, math.Inf(1))
+	assert.Equal(t, []shape{{512, 512, 512}, {2048, 2048, 2048}}, mid, "geometric midpoints of neighbours, once each")
+
+	full, _ := gridShapes("full")
+	a := betweenShapes(full, 8, 7, tuneMaxFlops)
+	b := betweenShapes(full, 8, 7, tuneMaxFlops)
+	assert.Equal(t, a, b, "the same seed gives the same shapes")
+	onGrid := map[shape]bool{}
+	for _, s := range full {
+		onGrid[s] = true
+	}
+	random := 0
+	for _, s := range a {
+		assert.False(t, onGrid[s], "%s is a grid shape", s)
+		if s.flops() > tuneMaxFlops {
+			continue // a midpoint may be large; random shapes may not
+		}
+		if s.M >= 128 && s.M <= 8192 && s.N >= 128 && s.N <= 8192 && s.K >= 128 && s.K <= 8192 {
+			random++
+		}
+	}
+	assert.GreaterOrEqual(t, random, 8, "eight random shapes within the square range")
+	assert.NotEqual(t, a, betweenShapes(full, 8, 8, tuneMaxFlops), "another seed, other shapes")
+}
+
+func TestBuildGridsAndScore(t *testing.T) {
+	s1, s2, mid := shape{256, 256, 256}, shape{4096, 4096, 4096}, shape{1024, 1024, 1024}
+	tm := timings{}
+	nn := gridKey{"sgemm", "nn"}
+	tm.add(nn, s1, "small", 0.0100)
+	tm.add(nn, s1, "large", 0.0123456)
+	tm.add(nn, s2, "small", 3.0)
+	tm.add(nn, s2, "large", 2.5)
+	tm.add(nn, mid, "small", 0.5) // 1024 is 2 (log2) from both points in each dimension: the tie goes to 4096, which bounds it
+	tm.add(nn, mid, "large", 0.4)
+	tm.add(gridKey{"hgemmh", "nn"}, s1, "only", 0.001)
+
+	grids := buildGrids(tm, []string{"sgemm", "hgemmh"}, []shape{s1, s2})
+	require.Equal(t, []tuning.Grid{
+		{Family: "sgemm", Layout: "nn", Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Best: "small", Ms: 0.01, RunnerUp: 1.235},
+			{M: 4096, N: 4096, K: 4096, Best: "large", Ms: 2.5, RunnerUp: 1.2},
+		}},
+		{Family: "hgemmh", Layout: "nn", Points: []tuning.Point{{M: 256, N: 256, K: 256, Best: "only", Ms: 0.001}}},
+	}, grids)
+
+	vs := score(tm, tablePick(grids), 0.05)
+	require.Len(t, vs, 2)
+	assert.Equal(t, gridKey{"hgemmh", "nn"}, vs[0].key)
+	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too")
+	assert.Equal(t, 3, vs[1].shapes)
+
+	// A rule that always picks "small" is 1.25x off at the midpoint, 1.2x at s2.
+	vs = score(tm, func(gridKey, shape) string { return "small" }, 0.05)
+	assert.InDelta(t, 1.25, vs[1].worst, 1e-12)
+	assert.Equal(t, mid, vs[1].worstShape)
+	assert.Equal(t, 2, vs[1].over)
+	assert.True(t, math.IsInf(vs[0].worst, 1), "a pick that was not measured is infinitely bad")
+	assert.Empty(t, score(tm, func(gridKey, shape) string { return "" }, 0.05), "no opinion, no verdict")
+}
+
+func TestRound(t *testing.T) {
+	assert.Equal(t, 0.01235, round(0.0123456, 4))
+	assert.Equal(t, 21.05, round(21.0478, 4))
+	assert.Equal(t, 1235.0, round(1234.5, 4))
+	assert.Equal(t, 0.0, round(0, 4))
+}
+
+func TestTuneItersAndEstimate(t *testing.T) {
+	assert.Equal(t, 20, tuneIters(0.01, 20), "small shapes: the bench's count")
+	assert.Equal(t, 7, tuneIters(21, 20), "8192^3 SGEMM at 21 ms: about 150 ms of runs")
+	assert.Equal(t, 3, tuneIters(500, 20))
+	assert.Equal(t, 3, tuneIters(0, 20))
+
+	full, _ := gridShapes("full")
+	shapes := append(full, betweenShapes(full, 8, 1, tuneMaxFlops)...)
+	// The H100 build: 5 sgemm tilings and 3 hgemm ones in four layouts, one hgemmh.
+	count := map[string]int{"sgemm": 20, "hgemm": 12, "hgemmh": 1}
+	secs := estimateSeconds(shapes, count, h100Model, 3, 20)
+	assert.Less(t, secs, 8*60.0, "a full run must fit in 8 minutes")
+	assert.Greater(t, secs, 30.0, "the 8192 SGEMMs alone take this long: the model is not empty")
+	t.Logf("full grid: %d shapes, about %.0f s on an H100", len(shapes), secs)
+	small, _ := gridShapes("small")
+	t.Logf("small grid: about %.0f s", estimateSeconds(append(small, betweenShapes(small, 2, 1, tuneMaxFlops)...), count, h100Model, 3, 20))
+}
+
+func TestTuneFamilyList(t *testing.T) {
+	built := gemm.BuiltInstances()
+	got, err := tuneFamilyList("sgemm, hgemm,sgemm", built)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sgemm", "hgemm"}, got)
+	_, err = tuneFamilyList("sgemm,gf", built)
+	assert.ErrorContains(t, err, `"gf" is not a GEMM family of this build`)
+}
+
+func TestCheckBound(t *testing.T) {
+	assert.InDelta(t, 8*16*0x1p-24, checkBound(gemm.F32, 256), 1e-15)
+	assert.InDelta(t, 8*64*0x1p-11, checkBound(gemm.F16, 4096), 1e-15)
+}
