@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -39,7 +40,7 @@ func chart(rep Report) string {
 		axisTop := y
 		for i, r := range rows {
 			by := y + i*(barH+gap)
-			label := strings.TrimSpace(strings.Join([]string{r.Op, r.Shape, r.Layout, r.Kernel, r.Method}, " "))
+			label := strings.Join(slices.DeleteFunc([]string{r.Op, r.Shape, r.Layout, r.Kernel, r.Method}, func(s string) bool { return s == "" }), " ")
 			fmt.Fprintf(&body, `<text x="%d" y="%d" text-anchor="end">%s</text>`, left-6, by+barH-3, esc(label))
 			fmt.Fprintf(&body, `<rect x="%d" y="%d" width="%d" height="%d" fill="#4a7ebb"/>`, left, by, x(r.VsRef)-left, barH)
 			fmt.Fprintf(&body, `<text x="%d" y="%d">%.2fx (%.3g %s)</text>`+"\n", x(r.VsRef)+4, by+barH-3, r.VsRef, r.Rate, esc(r.Unit))
