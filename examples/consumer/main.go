@@ -56,6 +56,7 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	defer eng.Close() // split-K workspaces, if a call needed one
 	err = eng.SGEMM(nil, 1,
 		gemm.Matrix{Buf: da, Rows: m, Cols: k},
 		gemm.Matrix{Buf: db, Rows: k, Cols: n},

@@ -62,6 +62,10 @@ func TestGemmNameEncodesConfiguration(t *testing.T) {
 	if got, want := InstanceName("sgemm", types, p), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_v14_o2"; got != want {
 		t.Errorf("InstanceName = %q, want %q", got, want)
 	}
+	p.Stages, p.SplitK = 4, 16
+	if got, want := InstanceName("sgemm", types, p), "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_v14_o2_k16"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
 	in := Instance{Name: "x"}
 	if got, want := in.Symbol(SM90), "kgen_x_sm90"; got != want {
 		t.Errorf("Symbol = %q, want %q", got, want)

@@ -18,13 +18,14 @@ type GemmParams struct {
 	VecGlobal   int  // elements per global load (CUDA cores only)
 	VecShared   int  // elements per shared-memory load (CUDA cores only)
 	MinBlocksSM int  // blocks per multiprocessor asked of the register allocator
+	SplitK      int  // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
 	MMA         bool // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 }
 
 // Op is GEMM.
 func (*GemmParams) Op() Op { return GEMM }
 
-// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s2_o2" (CUDA cores) or
+// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4" (CUDA cores) or
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores): layouts, dtype, tiles
 // and every non-default choice, so two instances never share a name unless
 // they are the same kernel.
@@ -48,6 +49,9 @@ func (p *GemmParams) NameTail(t Types) string {
 	}
 	if p.MinBlocksSM > 1 {
 		fmt.Fprintf(&b, "_o%d", p.MinBlocksSM)
+	}
+	if p.SplitK > 1 {
+		fmt.Fprintf(&b, "_k%d", p.SplitK)
 	}
 	return b.String()
 }

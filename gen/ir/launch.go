@@ -15,7 +15,14 @@ type Param struct {
 func Signature(op Op, t Types) []Param {
 	switch op {
 	case GEMM:
-		return blas(t, "b", "B", "c", "C")
+		ps := blas(t, "b", "B", "c", "C")
+		if t.A == F32 {
+			// The CUDA-core kernels' split-K partial sums go to a workspace
+			// that the caller owns (and reuses), so a launch never allocates.
+			ps = append(ps, Param{"workspace", "Workspace", "float*", "(*C.float)"},
+				Param{"workspace_bytes", "WorkspaceBytes", "int64_t", "C.int64_t"})
+		}
+		return ps
 	case GEMV:
 		return blas(t, "x", "X", "y", "Y")
 	case GF256MatMul:

@@ -74,7 +74,7 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
-					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, MMA: tl.MMA})
+					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
@@ -158,7 +158,7 @@ func TestLowerFields(t *testing.T) {
 		Params: &ir.GemmParams{
 			ALayout: ir.RowMajor, BLayout: ir.ColMajor, CLayout: ir.RowMajor,
 			Block: ir.Tile{M: 64, N: 64, K: 8}, Warp: ir.Tile{M: 32, N: 32}, Thread: ir.Tile{M: 4, N: 8},
-			Stages: 2, VecGlobal: 1, VecShared: 4, MinBlocksSM: 3,
+			Stages: 2, VecGlobal: 1, VecShared: 4, MinBlocksSM: 3, SplitK: 1,
 		},
 	}
 	got := m.Instances[0]

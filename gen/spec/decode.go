@@ -246,8 +246,8 @@ func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
 }
 
 func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
-	t := Tiling{Line: n.Line, MinBlocksSM: 1, bad: true}
-	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm"}
+	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true}
+	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k"}
 	if hasKey(n, "strategy") {
 		d.errorf(n.Line, "%s: strategy is a key of a gf256_matmul tiling; a gemm tiling takes %s", what, strings.Join(keys, ", "))
 		return t
@@ -266,6 +266,10 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 		if good = good && ok; ok {
 			t.Thread = ir.Tile{M: th[0], N: th[1]}
 		}
+	}
+	if v := f["split_k"]; v != nil {
+		t.SplitK, ok = d.integer(v, what+" split_k")
+		good = good && ok
 	}
 	if v := f["vector"]; v != nil {
 		vf, ok := d.fields(v, what+" vector", []string{"global", "shared"}, []string{"global", "shared"})
@@ -346,7 +350,7 @@ func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
 // mmaTiling decodes a tiling of an f16 gemm family (tensor cores): block and
 // warp tiles and the pipeline depth; the instruction shape is fixed.
 func (d *decoder) mmaTiling(n *yaml.Node, what string) Tiling {
-	t := Tiling{Line: n.Line, MinBlocksSM: 1, bad: true, MMA: true}
+	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true, MMA: true}
 	keys := []string{"block", "warp", "stages", "min_blocks_per_sm"}
 	if hasKey(n, "thread") || hasKey(n, "vector") {
 		d.errorf(n.Line, "%s: thread and vector are keys of the f32 CUDA-core kernel; an f16 gemm tiling (tensor cores, mma m16n8k16) takes %s", what, strings.Join(keys, ", "))

@@ -97,7 +97,15 @@ var ruleCases = []ruleCase{
 	{"thread tile not float4", "        warp: [32, 64]\n        thread: [8, 8]\n", "        warp: [16, 64]\n        thread: [2, 16]\n", 15, "thread M (2) must be a multiple of vector shared (4)", 4},
 	{"block K not a multiple of 4", "[128, 128, 8]", "[128, 128, 6]", 15, "block K (6) must be a multiple of 4 (4)", 3},
 	{"operand tile not whole float4s", "[128, 128, 8]", "[128, 128, 4]", 15, "block M x K (128 x 4 = 512) must be a multiple of 4 x threads (1024)", 2},
-	{"stages not 2", "stages: 2", "stages: 3", 15, `family "sgemm" tiling 1: stages 3 is not implemented yet; the f32 CUDA-core kernel double-buffers through registers, so use stages: 2`, 0},
+	{"stages 6", "stages: 2", "stages: 6", 15, `family "sgemm" tiling 1: stages (6) must be 2 (double-buffered through registers) or 3 to 5 (cp.async pipeline, sm_80 and later)`, 0},
+	{"stages 1", "stages: 2", "stages: 1", 15, `stages (1) must be 2`, 0},
+	{"split_k zero", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_k: 0", 15, "split_k (0) must be between 1 and 256", 0},
+	{"split_k too large", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_k: 257", 15, "split_k (257) must be between 1 and 256", 0},
+	{"split_k not a number", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_k: four", 21, "split_k", 0},
+	{"cp.async shared memory", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n", "      - block: [128, 128, 64]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 5\n", 15,
+		"337920 bytes of shared memory (stages x padded block tiles) exceed the 101376 a block can have on sm_86", 2},
+	{"cp.async copies", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n", "      - block: [128, 128, 24]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 3\n", 15,
+		"with cp.async (stages 3) the 256 threads must be a multiple of block K (24)", 0},
 	{"too many threads", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n", "      - block: [256, 256, 32]\n        warp: [32, 32]\n        thread: [4, 8]\n", 15,
 		"2048 threads per block exceed the limit of 1024 on sm_80, sm_86; use fewer warps per block", 2},
 	{"shared memory", "      - block: [128, 128, 8]\n", "      - block: [128, 128, 64]\n", 15,
@@ -134,5 +142,23 @@ func TestRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestF32CpAsyncAndSplitK checks that the choices the rules above bound are
+// accepted inside their bounds and reach the Tiling.
+func TestF32CpAsyncAndSplitK(t *testing.T) {
+	src := edit(t, "        stages: 2\n", "        stages: 4\n        split_k: 16\n")
+	s, err := Parse("kernels/spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("stages 4 with split_k 16: %v", err)
+	}
+	tl := s.Families[0].Tilings[0]
+	if tl.Stages != 4 || tl.SplitK != 16 {
+		t.Errorf("Stages, SplitK = %d, %d; want 4, 16", tl.Stages, tl.SplitK)
+	}
+	s, err = Parse("kernels/spec.yaml", []byte(base))
+	if err != nil || s.Families[0].Tilings[0].SplitK != 1 {
+		t.Errorf("split_k should default to 1: %v", err)
 	}
 }

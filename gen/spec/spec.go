@@ -69,6 +69,7 @@ type Tiling struct {
 	VecGlobal           int  // elements per global load
 	VecShared           int  // elements per shared-memory load
 	MinBlocksSM         int  // __launch_bounds__ minimum blocks per SM
+	SplitK              int  // most blocks sharing one C tile's k range (f32 only)
 	MMA                 bool // an f16 tensor-core tiling: Thread and Vec* unused
 	Line                int  // line of the tiling's first key
 

@@ -7,6 +7,9 @@ import (
 	"github.com/kgen-gpu/kgen/gen/ir"
 )
 
+// maxSplitK bounds split_k: the workspace holds split_k partial C tiles.
+const maxSplitK = 256
+
 // maxTile bounds every tile number. No real tile comes near it; it keeps
 // the products below far from overflowing int.
 const maxTile = 4096
@@ -20,22 +23,26 @@ func (t Tiling) Threads() int {
 	return 32 * (t.Block.M / t.Warp.M) * (t.Block.N / t.Warp.N)
 }
 
-// SharedBytes is the static shared memory of the f32 kernel: Stages copies
-// of the A and B block tiles, each padded by 4 floats against bank conflicts.
+// SharedBytes is the shared memory of the f32 kernel: Stages copies of the A
+// and B block tiles, each padded by 4 floats against bank conflicts; static
+// with 2 stages (through registers), dynamic with 3 to 5 (cp.async).
 func (t Tiling) SharedBytes() int {
 	return t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
 }
 
 // Regs estimates the registers per thread of the f32 kernel: accumulators,
 // double-buffered A and B fragments, the float4s staged from global memory
-// between iterations, and 24 for addresses and loop state. It is 0 when
-// Threads is.
+// between iterations (with 2 stages; cp.async holds none), and 24 for
+// addresses and loop state. It is 0 when Threads is.
 func (t Tiling) Regs() int {
 	th := t.Threads()
 	if th <= 0 {
 		return 0
 	}
 	staged := (t.Block.M*t.Block.K + t.Block.N*t.Block.K) / th / 4
+	if t.Stages > 2 {
+		staged = 0
+	}
 	return t.Thread.M*t.Thread.N + 2*(t.Thread.M+t.Thread.N) + 4*staged + 24
 }
 
@@ -55,8 +62,11 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 			ok = false
 		}
 	}
-	if t.Stages != 2 {
-		errorf("stages %d is not implemented yet; the f32 CUDA-core kernel double-buffers through registers, so use stages: 2", t.Stages)
+	if t.Stages < 2 || t.Stages > 5 {
+		errorf("stages (%d) must be 2 (double-buffered through registers) or 3 to 5 (cp.async pipeline, sm_80 and later)", t.Stages)
+	}
+	if t.SplitK < 1 || t.SplitK > maxSplitK {
+		errorf("split_k (%d) must be between 1 and %d", t.SplitK, maxSplitK)
 	}
 	if t.VecGlobal != 1 && t.VecGlobal != 4 {
 		errorf("vector global (%d) must be 1 or 4", t.VecGlobal)
@@ -115,12 +125,33 @@ func checkF32Limits(errorf func(string, ...any), t Tiling, archs []ir.Arch) {
 		func(max int, on string) {
 			errorf("%d threads per block exceed the limit of %d on %s; use fewer warps per block", threads, max, on)
 		})
+	smem := t.SharedBytes()
 	if t.Stages == 2 {
-		smem := t.SharedBytes()
 		perArch(archs, func(a ir.ArchInfo) int { return a.StaticSmem }, func(a ir.ArchInfo) bool { return smem > a.StaticSmem },
 			func(max int, on string) {
 				errorf("%d bytes of shared memory exceed the static limit of %d on %s; shrink block K or the block tile", smem, max, on)
 			})
+	} else if t.Stages <= 5 {
+		perArch(archs, func(a ir.ArchInfo) int { return a.CC }, func(a ir.ArchInfo) bool { return a.CC < 80 },
+			func(_ int, on string) {
+				errorf("stages %d use cp.async, which %s lacks; use stages: 2 there", t.Stages, on)
+			})
+		perArch(archs, func(a ir.ArchInfo) int { return a.MaxSmemPerBlock }, func(a ir.ArchInfo) bool { return smem > a.MaxSmemPerBlock },
+			func(max int, on string) {
+				errorf("%d bytes of shared memory (stages x padded block tiles) exceed the %d a block can have on %s; fewer stages or a smaller tile", smem, max, on)
+			})
+		// A thread's copies of one tile stay in one column of it: 4-byte
+		// copies of a k-contiguous operand step over whole rows of BK, and
+		// 16-byte copies of an m/n-contiguous one over whole rows of BM/4 or
+		// BN/4 float4s. Every layout is generated, so both must hold.
+		for _, d := range []struct {
+			name string
+			v    int
+		}{{"block K", t.Block.K}, {"block M / 4", t.Block.M / 4}, {"block N / 4", t.Block.N / 4}} {
+			if d.v > 0 && threads%d.v != 0 {
+				errorf("with cp.async (stages %d) the %d threads must be a multiple of %s (%d); change the block or warp tile", t.Stages, threads, d.name, d.v)
+			}
+		}
 	}
 	perArch(archs, func(a ir.ArchInfo) int { return a.MaxRegsPerThread }, func(a ir.ArchInfo) bool { return regs > a.MaxRegsPerThread },
 		func(max int, on string) {

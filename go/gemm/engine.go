@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
@@ -63,6 +64,7 @@ type Instance struct {
 	Threads        int
 	SharedBytes    int
 	MinBlocksPerSM int
+	SplitK         int // most blocks sharing one C tile's k range (1: no split-K)
 	// Spec is every parameter of the instance's tiling in the kernel table,
 	// flattened (Block.M, Stages, ...), read by reflection so that a
 	// parameter added to the spec appears here without code: the bench's
@@ -73,13 +75,24 @@ type Instance struct {
 // Param is one spec parameter of an instance and its value, as text.
 type Param struct{ Name, Value string }
 
-// Engine runs GEMMs on one device with the kernels built for its arch.
+// Engine runs GEMMs on one device with the kernels built for its arch. It
+// may be used from several goroutines; Close releases its split-K
+// workspaces.
 type Engine struct {
 	dev     *cuda.Device
 	arch    int
 	jit     bool
 	kernels []kernels.GEMM // built for arch, every element type
 	tune    *tuning.Table  // measured on this GPU for arch; nil: the heuristic alone
+
+	// Split-K partial sums go to a workspace per stream (nil: the default
+	// stream), grown on demand and reused: launches on one stream run in
+	// order, so no two kernels ever share one, and a launch never allocates
+	// once the workspace is large enough. Keyed by *cuda.Stream, not its
+	// handle, so that a destroyed stream's handle reused by a new stream
+	// cannot share a workspace with work still queued.
+	wsMu sync.Mutex
+	ws   map[*cuda.Stream]*cuda.Buffer
 }
 
 // New picks the kernels for dev's arch: those built for it exactly, else for
@@ -150,7 +163,8 @@ func instances(ks []kernels.GEMM) []Instance {
 			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
-			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK),
+			Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
 	}
 	return out
@@ -247,7 +261,56 @@ func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, 
 		Device: e.dev.Ordinal(), M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
 		A: elem(a, dt.Size()), LDA: a.LD(), B: elem(b, dt.Size()), LDB: b.LD(), C: elem(c, dt.Size()), LDC: c.LD(), Stream: s.Handle(),
 	}
+	if need := kernels.GEMMWorkspaceBytes(k.Tiling, c.Rows, c.Cols, a.Cols); need > 0 {
+		if p.Workspace, p.WorkspaceBytes, err = e.workspace(s, need); err != nil {
+			return err
+		}
+	}
 	return cuda.Check(k.Name, k.Launch(&p))
+}
+
+// workspace returns device memory of at least bytes for split-K launches on
+// stream s, growing the stream's buffer when it is too small. Freeing the old
+// buffer waits for the device (cudaFree does), so no queued kernel still
+// writes it.
+func (e *Engine) workspace(s *cuda.Stream, bytes int) (unsafe.Pointer, int, error) {
+	e.wsMu.Lock()
+	defer e.wsMu.Unlock()
+	if b := e.ws[s]; b != nil {
+		if b.Bytes() >= bytes {
+			return b.Ptr(), b.Bytes(), nil
+		}
+		delete(e.ws, s)
+		if err := b.Free(); err != nil {
+			return nil, 0, fmt.Errorf("gemm: freeing the split-K workspace: %w", err)
+		}
+	}
+	b, err := e.dev.Alloc(bytes)
+	if err != nil {
+		return nil, 0, fmt.Errorf("gemm: allocating a %d-byte split-K workspace: %w", bytes, err)
+	}
+	if e.ws == nil {
+		e.ws = map[*cuda.Stream]*cuda.Buffer{}
+	}
+	e.ws[s] = b
+	return b.Ptr(), b.Bytes(), nil
+}
+
+// Close frees the Engine's split-K workspaces, after the device has finished
+// the work queued on them. The Engine stays usable: a later split-K launch
+// allocates again.
+func (e *Engine) Close() error {
+	if e == nil {
+		return errors.New("gemm: nil *Engine")
+	}
+	e.wsMu.Lock()
+	defer e.wsMu.Unlock()
+	var errs []error
+	for s, b := range e.ws {
+		errs = append(errs, b.Free())
+		delete(e.ws, s)
+	}
+	return errors.Join(errs...)
 }
 
 func (e *Engine) validate(dt DType, s *cuda.Stream, a, b, c Matrix) error {
@@ -358,8 +421,8 @@ func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels
 	if name != "" {
 		return cands[0], Choice{Name: name, Source: Named}, nil
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name) < rank(cands[j].Name) })
-	h := pickTiling(cands, m, n, e.dev.Info().Multiprocessors)
+	sort.SliceStable(cands, func(i, j int) bool { return rank(cands[i].Name, a, b) < rank(cands[j].Name, a, b) })
+	h := pickTiling(cands, m, n, k, e.dev.Info().Multiprocessors)
 	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}
 	grid := e.tune.Grid(h.Family, tuning.Layout(a == ColMajor, b == ColMajor))
 	if grid == nil {
@@ -429,36 +492,83 @@ func sameTiling(x, y kernels.GEMM) bool {
 }
 
 // pickTiling applies the shape rule to candidates already in ranking order.
-func pickTiling(cands []kernels.GEMM, m, n, sms int) kernels.GEMM {
-	blocks := func(k kernels.GEMM) int { return ceilDiv(m, k.Tiling.Block.M) * ceilDiv(n, k.Tiling.Block.N) }
-	best := cands[0]
-	for _, k := range cands {
-		if blocks(k) >= sms {
-			return k
+// Without split-K: the first tiling whose blocks reach 3/4 of the
+// multiprocessors (a 1024 x 1024 C in 128 blocks of 128x64 beat 256 of 64x64
+// on the H100), else the one giving the most blocks. When that leaves the GPU
+// short of two blocks per multiprocessor and K is long (at least 16 x
+// min(m, n)), a split-K tiling also divides the k range: the one whose blocks
+// x splits reach the multiprocessors with the least work to reduce, else the
+// one with the most; it is taken if it runs more blocks.
+func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
+	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
+	work := func(t kernels.GEMM) int { return blocks(t) * kernels.GEMMSplits(t.Tiling, m, n, k) }
+	var plain, split []kernels.GEMM
+	for _, c := range cands {
+		if c.Tiling.SplitK > 1 {
+			split = append(split, c)
+		} else {
+			plain = append(plain, c)
 		}
-		if blocks(k) > blocks(best) {
-			best = k
+	}
+	if len(plain) == 0 { // only split-K instances: rank them like the others
+		plain, split = split, nil
+	}
+	best := plain[0]
+	for _, c := range plain {
+		if 4*blocks(c) >= 3*sms {
+			best = c
+			break
 		}
+		if blocks(c) > blocks(best) {
+			best = c
+		}
+	}
+	if blocks(best) >= 2*sms || k < 16*min(m, n) {
+		return best
+	}
+	var pick *kernels.GEMM
+	for i, c := range split {
+		w := work(c)
+		switch {
+		case pick == nil:
+			pick = &split[i]
+		case work(*pick) >= sms:
+			if w >= sms && w < work(*pick) {
+				pick = &split[i]
+			}
+		case w > work(*pick):
+			pick = &split[i]
+		}
+	}
+	if pick != nil && work(*pick) > blocks(best) {
+		return *pick
 	}
 	return best
 }
 
-// ranking orders tilings by the bench on an H100 (bench/results/
-// h100-2026-11-22-sgemm.md): at n >= 2048 the 128x128x8 tile at two blocks
-// per SM was fastest in every layout, then 128x128x16 and 128x256x8. Tilings
-// not listed rank after these, in name order.
+// ranking orders tilings by the standalone harness on an H100 (kernels/
+// README.md, "sgemm tilings"): the cp.async 128x256x16 tile was fastest at
+// n >= 2048, then 128x128x16; 128x64x8 at n = 1024 (pickTiling gets there by
+// the block count); the register pipeline (stages 2) last. Tilings not
+// listed rank after these, in name order.
 var ranking = []string{
-	"_b128x128x8_w32x64_t8x8_s2_o2",
+	"_b128x256x16_w64x64_t8x16_s3",
+	"_b128x128x16_w32x64_t8x8_s3",
+	"_b128x64x8_w64x32_t8x8_s4_o3",
+	"_b64x64x8_w32x32_t4x8_s4_o4",
 	"_b128x128x16_w32x64_t8x8_s2",
-	"_b128x256x8_w64x64_t8x16_s2",
-	"_b64x64x8_w32x32_t4x8_s2",
-	"_b128x128x8_w32x64_t8x8_s2",
 }
 
-// rank is the position of the instance's tiling in ranking.
-func rank(name string) int {
+// rank is the position of the instance's tiling in ranking for operands a
+// and b. With both operands k-contiguous (A row-major, B column-major) both
+// go through 4-byte copies, and the 128x128x16 tile beat 128x256x16 at every
+// n (0.93-0.97x cuBLAS against 0.87-0.90x), so the two swap places.
+func rank(name string, a, b Order) int {
 	for i, suffix := range ranking {
 		if strings.HasSuffix(name, suffix) {
+			if a == RowMajor && b == ColMajor && i < 2 {
+				return 1 - i
+			}
 			return i
 		}
 	}

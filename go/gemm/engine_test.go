@@ -16,10 +16,48 @@ func TestPickTiling(t *testing.T) {
 	big := kernels.GEMM{Info: kernels.Info{Name: "big"}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 128, N: 128, K: 8}}}
 	small := kernels.GEMM{Info: kernels.Info{Name: "small"}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}}}
 	cands := []kernels.GEMM{big, small}
-	assert.Equal(t, "big", pickTiling(cands, 4096, 4096, 132).Name, "1024 blocks fill 132 SMs")
-	assert.Equal(t, "small", pickTiling(cands, 1024, 1024, 132).Name, "64 big blocks leave SMs idle; 256 small ones do not")
-	assert.Equal(t, "small", pickTiling(cands, 100, 100, 132).Name, "neither fills the GPU: the most blocks wins")
-	assert.Equal(t, "big", pickTiling(cands, 1, 1, 132).Name, "a tie keeps the ranking order")
+	assert.Equal(t, "big", pickTiling(cands, 4096, 4096, 4096, 132).Name, "1024 blocks fill 132 SMs")
+	assert.Equal(t, "small", pickTiling(cands, 1024, 1024, 1024, 132).Name, "64 big blocks leave SMs idle; 256 small ones do not")
+	assert.Equal(t, "big", pickTiling(cands, 1280, 1280, 1280, 132).Name, "100 big blocks reach 3/4 of 132 SMs")
+	assert.Equal(t, "small", pickTiling(cands, 100, 100, 100, 132).Name, "neither fills the GPU: the most blocks wins")
+	assert.Equal(t, "big", pickTiling(cands, 1, 1, 1, 132).Name, "a tie keeps the ranking order")
+}
+
+func TestPickTilingSplitK(t *testing.T) {
+	tile := func(name string, bm, bn, splits int) kernels.GEMM {
+		return kernels.GEMM{Info: kernels.Info{Name: name}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: bm, N: bn, K: 8}, SplitK: splits}}
+	}
+	plain := tile("plain", 128, 64, 1)
+	k4 := tile("k4", 128, 128, 4)
+	k128 := tile("k128", 64, 64, 128)
+	cands := []kernels.GEMM{plain, k4, k128}
+	assert.Equal(t, "k4", pickTiling(cands, 128, 8192, 8192, 132).Name,
+		"128 plain blocks are under 2 per SM and K is long: 64 blocks x 4 splits fill the SMs with less to reduce than 256 x 16")
+	assert.Equal(t, "k128", pickTiling(cands, 64, 64, 65536, 132).Name, "one tile: 128 splits run the most blocks")
+	assert.Equal(t, "plain", pickTiling(cands, 8192, 8192, 128, 132).Name, "enough blocks without splitting")
+	assert.Equal(t, "plain", pickTiling(cands, 1024, 1024, 1024, 132).Name, "K is not long next to M and N")
+	assert.Equal(t, "k4", pickTiling(cands, 1, 1, 24, 132).Name, "3 k tiles cap both at 3 splits: ranking order")
+	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{k128}, 4096, 4096, 4096, 132).Name, "a lone split-K candidate (a named instance) is taken")
+}
+
+func TestRankPrefers128x128ForKContiguousOperands(t *testing.T) {
+	wide := "sgemm_nn_f32" + ranking[0]
+	square := "sgemm_nn_f32" + ranking[1]
+	assert.Less(t, rank(wide, RowMajor, RowMajor), rank(square, RowMajor, RowMajor))
+	assert.Less(t, rank(square, RowMajor, ColMajor), rank(wide, RowMajor, ColMajor))
+	assert.Equal(t, len(ranking), rank("sgemm_nn_f32_b1x1x1_w1x1_t1x1_s2", RowMajor, RowMajor))
+}
+
+func TestWorkspaceBytes(t *testing.T) {
+	tl := kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}, SplitK: 128}
+	assert.Equal(t, 128*64*64*4, kernels.GEMMWorkspaceBytes(tl, 64, 64, 65536))
+	assert.Equal(t, 3*5*7*4, kernels.GEMMWorkspaceBytes(tl, 5, 7, 17), "17 deep is 3 k tiles: 3 splits")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 5, 7, 8), "one k tile: no split")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 0, 7, 1000))
+	assert.Equal(t, 16*1024*1024*4, kernels.GEMMWorkspaceBytes(tl, 1024, 1024, 65536), "64 MiB of partials at most: 16 splits")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 4096, 4096, 65536), "a C of 64 MiB is not split")
+	tl.SplitK = 1
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 64, 64, 65536))
 }
 
 func TestRankingNamesRealTilings(t *testing.T) {

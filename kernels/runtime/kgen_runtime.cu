@@ -83,6 +83,7 @@ const char* kgen_error_name(int s) {
     case KGEN_ERR_LEADING_DIM: return "KGEN_ERR_LEADING_DIM";
     case KGEN_ERR_NULL_POINTER: return "KGEN_ERR_NULL_POINTER";
     case KGEN_ERR_GRID_TOO_LARGE: return "KGEN_ERR_GRID_TOO_LARGE";
+    case KGEN_ERR_WORKSPACE: return "KGEN_ERR_WORKSPACE";
     default: return s < 0 ? "KGEN_ERR_UNKNOWN" : cudaGetErrorName(static_cast<cudaError_t>(s));
   }
 }
@@ -93,6 +94,7 @@ const char* kgen_error_string(int s) {
     case KGEN_ERR_LEADING_DIM: return "a leading dimension is smaller than the stored row length";
     case KGEN_ERR_NULL_POINTER: return "a matrix pointer is NULL";
     case KGEN_ERR_GRID_TOO_LARGE: return "the problem needs more blocks than one grid holds";
+    case KGEN_ERR_WORKSPACE: return "the split-K workspace is missing, too small or not 16-byte aligned";
     default: return s < 0 ? "unknown kgen status" : cudaGetErrorString(static_cast<cudaError_t>(s));
   }
 }

@@ -29,6 +29,9 @@ func TestMain(m *testing.M) {
 		eng, devErr = gemm.New(dev)
 	}
 	code := m.Run()
+	if eng != nil {
+		_ = eng.Close() // the split-K workspaces; the device closes next anyway
+	}
 	if dev != nil {
 		dev.Close()
 	}

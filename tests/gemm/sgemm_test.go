@@ -141,3 +141,53 @@ func TestDegenerateShapes(t *testing.T) {
 		checkResult(t, o, 1, 1, c, download(t, c)) // the guard band must stay poisoned
 	}
 }
+
+// TestSplitK runs the split-K instances on shapes where K is much larger than
+// M and N (their use), with an odd K whose last k tile is partial, a K of a
+// few k tiles (fewer than the splits asked for), and misaligned operands; the
+// workspace grows between problems and is released by Close in between.
+func TestSplitK(t *testing.T) {
+	needGPU(t)
+	tested := map[string]bool{}
+	var split []gemm.Instance
+	for _, in := range tableInstances(t) {
+		if in.SplitK > 1 {
+			split = append(split, in)
+		}
+	}
+	if len(split) == 0 {
+		t.Skip("no split-K instance in the spec")
+	}
+	for _, sh := range []struct{ M, N, K int }{{7, 5, 23}, {64, 64, 16384}, {33, 17, 4099}, {129, 200, 20001}} {
+		p := getProblem(sh.M, sh.N, sh.K)
+		for _, in := range split {
+			for _, st := range [][3]storage{
+				{{order: in.A}, {order: in.B}, {order: gemm.RowMajor}},
+				{{order: in.A, pad: 5, offset: 1}, {order: in.B, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}},
+			} {
+				o := place(t, p, st[0], st[1], st[2])
+				for _, sc := range scalings {
+					t.Run(fmt.Sprintf("%dx%dx%d/%s/C=%s/beta=%g", sh.M, sh.N, sh.K, in.Name, st[2], sc.beta), func(t *testing.T) {
+						c := o.freshC(t, sc.beta)
+						require.NoError(t, eng.SGEMMWith(in.Name, nil, sc.alpha, o.a, o.b, sc.beta, c))
+						checkResult(t, o, sc.alpha, sc.beta, c, download(t, c))
+					})
+				}
+				tested[in.Name] = true
+			}
+		}
+		require.NoError(t, eng.Close(), "freeing the workspaces between problems")
+	}
+	requireCovered(t, tested, split)
+
+	// The heuristic's own choice for a single tall-K tile and for a
+	// skinny M (both split-K shapes on a GPU of many SMs) gives the same
+	// results.
+	for _, sh := range []struct{ M, N, K int }{{64, 64, 65536}, {128, 2048, 8192}} {
+		p := getProblem(sh.M, sh.N, sh.K)
+		o := place(t, p, storage{order: gemm.RowMajor}, storage{order: gemm.ColMajor}, storage{order: gemm.RowMajor})
+		c := o.freshC(t, 1.5)
+		require.NoError(t, eng.SGEMM(nil, -0.75, o.a, o.b, 1.5, c))
+		checkResult(t, o, -0.75, 1.5, c, download(t, c))
+	}
+}

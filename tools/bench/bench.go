@@ -80,6 +80,9 @@ func (b *bencher) close() {
 	if b.blasF16 != nil {
 		b.blasF16.Close()
 	}
+	if b.eng != nil {
+		b.eng.Close() // its split-K workspaces, before their streams go
+	}
 	if b.stream != nil {
 		b.stream.Destroy()
 	}

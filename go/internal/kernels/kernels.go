@@ -75,6 +75,7 @@ type GEMMTiling struct {
 	Warp, Thread   Tile // K unused
 	Stages         int
 	MinBlocksPerSM int
+	SplitK         int // most blocks sharing one C tile's k range; > 1 needs a workspace (f32 only)
 }
 
 // GEMMParams are a GEMM launcher's arguments. A, B and C are device
@@ -87,7 +88,42 @@ type GEMMParams struct {
 	A, B, C     unsafe.Pointer
 	LDA, LDB    int
 	LDC         int
-	Stream      unsafe.Pointer
+	// Workspace is device memory of WorkspaceBytes bytes for the split-K
+	// partial sums of f32 instances (see GEMMWorkspaceBytes); nil and 0 when
+	// the instance does not split K. f16 launchers do not take it.
+	Workspace      unsafe.Pointer
+	WorkspaceBytes int
+	Stream         unsafe.Pointer
+}
+
+// maxPartials bounds a split-K workspace, in float32s (64 MiB): the
+// launcher's kMaxPartials.
+const maxPartials = 1 << 24
+
+// GEMMSplits is the number of blocks that share each C tile's k range for an
+// m x n x k problem: SplitK, but no more than there are k tiles nor than
+// maxPartials partial C's hold (the launcher's splits_for in
+// kernels/include/kgen/sgemm.cuh).
+func GEMMSplits(t GEMMTiling, m, n, k int) int {
+	if t.SplitK <= 1 || t.Block.K <= 0 {
+		return 1
+	}
+	s := min(t.SplitK, (k+t.Block.K-1)/t.Block.K)
+	if mn := m * n; mn > 0 {
+		s = min(s, maxPartials/mn)
+	}
+	return max(1, s)
+}
+
+// GEMMWorkspaceBytes is the workspace an f32 instance of tiling t needs for
+// an m x n x k problem: a partial m x n C of float32 per split when it splits
+// K, else 0 (the launcher's workspace_bytes).
+func GEMMWorkspaceBytes(t GEMMTiling, m, n, k int) int {
+	s := GEMMSplits(t, m, n, k)
+	if s <= 1 || m <= 0 || n <= 0 {
+		return 0
+	}
+	return s * m * n * 4
 }
 
 // GEMM is a GEMM instance: its description and its launcher, which returns

@@ -18,843 +18,1003 @@ var GEMMs = []GEMM{
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b256x128x32_w64x64_s4", Family: "hgemm", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 3, MinBlocksPerSM: 1},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
-			Stages: 4, MinBlocksPerSM: 1},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
+			Stages: 2, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 16896},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 16896},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 2, MinBlocksPerSM: 2},
-		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 25088},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 256, 8}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 8704},
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 8704},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
-			Stages: 2, MinBlocksPerSM: 1},
-		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
 }
 
 // GEMVs lists every gemv instance once per arch it is built for.
@@ -1990,321 +2150,449 @@ func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(p *GEMVParams) int {
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s2_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x256x8_w64x64_t8x16_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), p.Stream))
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }

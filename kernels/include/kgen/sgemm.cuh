@@ -9,7 +9,22 @@
 // where the tile lies inside the matrix and the rows are 16-byte aligned, a
 // checked element-wise path elsewhere; float4 fragment reads from shared
 // memory; C written once at the end.
+//
+// With STAGES >= 3 (sm_80 and later) the k tiles instead go from global to
+// shared memory with cp.async into a ring of STAGES buffers in dynamic shared
+// memory (STAGES - 1 tiles in flight while one is multiplied, one barrier per
+// k tile), holding no registers for the copies. The shared layout stays
+// k-major for both operands, so the fragment reads are the same: an operand
+// stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
+// a 16-byte copy cannot transpose) 4 bytes at a time, each element straight to
+// its transposed slot; partial tiles zero-fill through the copy's source size.
+//
+// With SPLIT_K > 1 the k tiles are divided among up to SPLIT_K blocks per C
+// tile (grid y); each writes its partial sums to a workspace and a second
+// kernel adds them in split order, so the result does not depend on timing.
 #pragma once
+
+#include <atomic>
 
 #include "kgen/common.cuh"
 
@@ -102,12 +117,114 @@ struct TileLoader {
   }
 };
 
+// cp.async copies to shared memory (sm_80+). The 4-byte form takes a source
+// size: 0 reads nothing and writes a zero, which is how partial tiles fill.
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void cp_async16(uint32_t dst, const void* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async4(uint32_t dst, const void* src, bool in) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(dst), "l"(src), "r"(in ? 4 : 0) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+// AsyncLoader copies an MN x BK tile of an operand into shared memory laid out
+// k-major (smem[k * kRow + mn], as TileLoader's) with cp.async.
+template <int MN, int BK, int THREADS, bool K_CONTIG>
+struct AsyncLoader {
+  static constexpr int kRow = MN + kPad;
+  static constexpr int kVecs = MN * BK / 4 / THREADS;  // 16-byte copies per thread (m/n-contiguous)
+  static constexpr int kElems = MN * BK / THREADS;     // 4-byte copies per thread
+  static_assert(kVecs * 4 * THREADS == MN * BK, "each thread copies whole float4s");
+
+  // Element i of this thread: a warp covers whole 32-byte runs of a
+  // k-contiguous operand (BK consecutive k of a few rows) or 32 consecutive
+  // mn of an m/n-contiguous one; with kRow = 4 mod 32 the k-major stores of
+  // the former fall in 32 different banks.
+  __device__ static void elem(int tid, int i, int& mn, int& k) {
+    const int idx = tid + i * THREADS;
+    if (K_CONTIG) {
+      mn = idx / BK;
+      k = idx % BK;
+    } else {
+      k = idx / MN;
+      mn = idx % MN;
+    }
+  }
+
+  // Copy i + 1 of a thread lies kStride rows past copy i: rows of mn for a
+  // k-contiguous operand, rows of k for an m/n-contiguous one.
+  static constexpr int kCopies = K_CONTIG ? kElems : kVecs;
+  static constexpr int kStride = K_CONTIG ? THREADS / BK : THREADS * 4 / MN;
+  static_assert(K_CONTIG ? THREADS % BK == 0 : THREADS % (MN / 4) == 0, "copies of a thread stay in one column");
+
+  // The fast path's state: a pointer walked along k, so that a tile's copies
+  // cost a few registers (the checked path recomputes every address).
+  const float* g;     // copy 0 of this thread in the next tile
+  int64_t g_stride;   // elements from copy i to copy i + 1
+  int64_t g_tile;     // elements from one k tile to the next
+  uint32_t s_off;     // byte offset of copy 0 within a stage
+
+  __device__ void init(const Operand<K_CONTIG>& op, int mn0, int k0, int tid) {
+    int mn, k;
+    if (K_CONTIG) {
+      mn = tid / BK, k = tid % BK;
+    } else {
+      k = tid / (MN / 4), mn = (tid % (MN / 4)) * 4;
+    }
+    g = op.at(mn0 + mn, k0 + k);
+    g_stride = kStride * op.ld;
+    g_tile = K_CONTIG ? BK : BK * op.ld;
+    s_off = static_cast<uint32_t>((k * kRow + mn) * 4);
+  }
+
+  // copy_vec copies the next tile, which lies wholly inside the matrix, to
+  // the stage at shared address stage; 16-byte copies need 16-byte aligned
+  // rows.
+  __device__ void copy_vec(uint32_t stage) {
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i) {
+      if (K_CONTIG) {
+        cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
+      } else {
+        cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
+      }
+    }
+    g += g_tile;
+  }
+
+  // copy_checked copies element by element, zeros outside the matrix.
+  __device__ static void copy_checked(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int k_total,
+                                      float* smem, int tid) {
+    // Not unrolled: the addresses are recomputed in the loop rather than
+    // kept in registers across the k loop, which the fast path needs.
+#pragma unroll 1
+    for (int i = 0; i < kElems; ++i) {
+      int mn, k;
+      elem(tid, i, mn, k);
+      const bool in = mn0 + mn < mn_total && k0 + k < k_total;
+      cp_async4(smem_addr(&smem[k * kRow + mn]), in ? op.at(mn0 + mn, k0 + k) : op.ptr, in);
+    }
+  }
+};
+
 // Config fixes one instance: tiles, occupancy hint, whether 16-byte global
-// accesses are allowed, and the storage orders of A and B.
+// accesses are allowed, the storage orders of A and B, the pipeline depth
+// (2: through registers; 3 to 5: cp.async) and the most blocks sharing the
+// k range of one C tile.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
-          Order A_ORDER_, Order B_ORDER_>
+          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+  static constexpr int kStages = STAGES_;
+  static constexpr int kSplitK = SPLIT_K_;
+  static constexpr bool kAsync = STAGES_ >= 3;
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr bool kVecGlobal = VEC_GLOBAL_;
   static constexpr int kWarpsN = BN / WN;
@@ -123,11 +240,18 @@ struct Config {
   using LoaderB = TileLoader<BN, BK, kThreads, kBKContig>;
   static constexpr int kStageA = BK * LoaderA::kRow;  // floats per buffer
   static constexpr int kStageB = BK * LoaderB::kRow;
+  // Dynamic shared memory of the cp.async pipeline (0 for the register one).
+  static constexpr int kSmemBytes = kAsync ? kStages * (kStageA + kStageB) * 4 : 0;
 
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
   static_assert(WM % TM == 0 && WN % TN == 0, "thread tiles divide the warp tile");
   static_assert((WM / TM) * (WN / TN) == 32, "a warp is 32 threads");
   static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "fragments and k tiles are float4s");
+  static_assert(STAGES_ >= 2 && STAGES_ <= 5, "2 stages through registers, 3 to 5 through cp.async");
+  static_assert(SPLIT_K_ >= 1, "split_k is at least 1");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  static_assert(!kAsync, "cp.async needs sm_80");
+#endif
 };
 
 // Fragments of one k step: a thread's TM values of A and TN values of B.
@@ -233,12 +357,91 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
   }
 }
 
+// mainloop_async is mainloop through a cp.async ring of K::kStages buffers
+// in smem (A's buffers, then B's). The k tiles [kt_begin, kt_end) are
+// multiplied in order; the ring is drained on return so that another call may
+// reuse it.
+template <class K, bool VEC>
+__device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a, const Operand<K::kBKContig>& op_b,
+                                               int m0, int n0, int M, int N, int Kd, int kt_begin, int kt_end,
+                                               int a_off, int b_off, float* smem, float (&acc)[K::TM][K::TN]) {
+  constexpr int S = K::kStages;
+  using LA = AsyncLoader<K::BM, K::BK, K::kThreads, K::kAKContig>;
+  using LB = AsyncLoader<K::BN, K::BK, K::kThreads, K::kBKContig>;
+  const int tid = threadIdx.x;
+  const int n = kt_end - kt_begin;
+  if (n <= 0) return;
+  float* const smem_a = smem;
+  float* const smem_b = smem + S * K::kStageA;
+  LA la;
+  LB lb;
+  if (VEC) {
+    la.init(op_a, m0, kt_begin * K::BK, tid);
+    lb.init(op_b, n0, kt_begin * K::BK, tid);
+  }
+  const uint32_t sa = smem_addr(smem_a), sb = smem_addr(smem_b);
+  // issue copies tile t (counted from kt_begin; the fast path's tiles in
+  // order, one call each) into ring slot slot.
+  auto issue = [&](int t, int slot) {
+    if (VEC) {
+      la.copy_vec(sa + slot * K::kStageA * 4);
+      lb.copy_vec(sb + slot * K::kStageB * 4);
+    } else {
+      const int k0 = (kt_begin + t) * K::BK;
+      LA::copy_checked(op_a, m0, k0, M, Kd, smem_a + slot * K::kStageA, tid);
+      LB::copy_checked(op_b, n0, k0, N, Kd, smem_b + slot * K::kStageB, tid);
+    }
+  };
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) {
+    if (s < n) issue(s, s);
+    cp_async_commit();  // empty groups keep the wait counts uniform
+  }
+  int read_slot = 0, write_slot = S - 1;
+  for (int t = 0; t < n; ++t) {
+    // Tile t has landed (at most S - 2 younger groups pending), and every
+    // thread is done with the slot read in the previous iteration, which is
+    // the one refilled next.
+    cp_async_wait<S - 2>();
+    __syncthreads();
+    if (t + S - 1 < n) issue(t + S - 1, write_slot);
+    cp_async_commit();
+    multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
+    read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
+    write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
+  }
+  cp_async_wait<0>();
+  __syncthreads();
+}
+
+// Smem is the kernel's shared memory: static buffers for the register
+// pipeline, the dynamic ring (sized at launch) for cp.async.
+template <class K, bool ASYNC = K::kAsync>
+struct Smem {
+  __device__ static float* get() {
+    extern __shared__ float4 kgen_sgemm_dyn[];
+    return reinterpret_cast<float*>(kgen_sgemm_dyn);
+  }
+};
+template <class K>
+struct Smem<K, false> {
+  __device__ static float* get() {
+    __shared__ __align__(16) float buf[2 * (K::kStageA + K::kStageB)];
+    return buf;
+  }
+};
+
+// gemm_kernel computes one BM x BN tile of C per block; with grid y > 1 the
+// block takes split blockIdx.y of the k tiles and writes its unscaled partial
+// sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C.
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
-                const float* __restrict__ B, int64_t ldb, float beta, float* __restrict__ C, int64_t ldc) {
-  __shared__ __align__(16) float smem_a[2 * K::kStageA];
-  __shared__ __align__(16) float smem_b[2 * K::kStageB];
+                const float* __restrict__ B, int64_t ldb, float beta, float* __restrict__ C, int64_t ldc,
+                float* __restrict__ ws) {
+  float* const smem = Smem<K>::get();
+  float* const smem_a = smem;
+  float* const smem_b = smem + 2 * K::kStageA;
 
   // Grouped raster order over the block tiles.
   const int tiles_m = ceil_div(M, K::BM), tiles_n = ceil_div(N, K::BN);
@@ -266,25 +469,105 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     for (int j = 0; j < K::TN; ++j) acc[i][j] = 0.0f;
   }
 
+  // This block's k tiles: all of them, or its split's share.
   const int k_tiles = ceil_div(Kd, K::BK);
-  if (vec) {
-    // Whole k tiles on the fast path, then the partial one, if any, checked.
-    const int k_full = Kd / K::BK;
-    mainloop<K, true>(op_a, op_b, m0, n0, M, N, Kd, 0, k_full, a_off, b_off, smem_a, smem_b, acc);
-    mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, k_full, k_tiles, a_off, b_off, smem_a, smem_b, acc);
+  const int splits = gridDim.y;
+  const int per_split = ceil_div(k_tiles, splits);
+  const int kt_begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
+  const int kt_end = min(kt_begin + per_split, k_tiles);
+  // Whole k tiles on the fast path, then the partial one, if any, checked.
+  const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
+  if constexpr (K::kAsync) {
+    mainloop_async<K, true>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    mainloop_async<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
   } else {
-    mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, 0, k_tiles, a_off, b_off, smem_a, smem_b, acc);
+    mainloop<K, true>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem_a, smem_b, acc);
+    mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem_a, smem_b, acc);
   }
 
+  if constexpr (K::kSplitK > 1) {
+    if (splits > 1) {
+      float* const part = ws + static_cast<int64_t>(blockIdx.y) * M * N;
+      const bool vec_w = K::kVecGlobal && full_mn && vector_ok(part, N);
+      store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, 1.0f, 0.0f, part, N, vec_w);
+      return;
+    }
+  }
   const bool vec_c = K::kVecGlobal && full_mn && vector_ok(C, ldc);
   store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, alpha, beta, C, ldc, vec_c);
 }
 
-// launch checks the arguments and starts the kernel on stream. It returns
-// KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
+// reduce_splits adds the splits' partial sums in split order, so the result
+// is the same on every run, and writes alpha * sum + beta * C. A template (on
+// the instance) so that every instance's file has its own copy: instances
+// link together into one library.
+template <class K>
+__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
+                                                     float beta, float* __restrict__ C, int64_t ldc) {
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    float sum = ws[i];
+    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
+    const int64_t m = i / N, n = i % N;
+    float* c = C + m * ldc + n;
+    float out = alpha * sum;
+    if (beta != 0.0f) out = fmaf(beta, *c, out);
+    *c = out;
+  }
+}
+
+// kMaxPartials bounds the workspace, in floats (64 MiB): splitting pays where
+// M x N is small, and a problem large enough to hit the bound fills the GPU
+// without it.
+constexpr int64_t kMaxPartials = int64_t{1} << 24;
+
+// splits_for is the number of blocks that share each C tile's k range: at
+// most K::kSplitK, no more than there are k tiles, and no more partial C's
+// than kMaxPartials holds (go/internal/kernels.GEMMSplits mirrors it).
+template <class K>
+inline int splits_for(int M, int N, int Kd) {
+  int64_t s = K::kSplitK;
+  const int64_t k_tiles = ceil_div(Kd, K::BK);
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  if (k_tiles < s) s = k_tiles;
+  if (mn > 0 && kMaxPartials / mn < s) s = kMaxPartials / mn;
+  return s > 1 ? static_cast<int>(s) : 1;
+}
+
+// workspace_bytes is the workspace launch needs for an M x N x Kd problem:
+// a partial C per split when the k range is split, else none.
+template <class K>
+inline int64_t workspace_bytes(int M, int N, int Kd) {
+  const int splits = splits_for<K>(M, N, Kd);
+  if (splits <= 1 || M <= 0 || N <= 0) return 0;
+  return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
+}
+
+// prepare sets the cp.async kernel's dynamic shared memory limit above the
+// 48 KiB default, once per device.
+template <class K>
+inline cudaError_t prepare() {
+  if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
+  static std::atomic<bool> done[64];
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  const bool cache = device >= 0 && device < 64;
+  if (cache && done[device].load(std::memory_order_acquire)) return cudaSuccess;
+  err = cudaFuncSetAttribute(gemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+  if (err != cudaSuccess) return err;
+  if (cache) done[device].store(true, std::memory_order_release);
+  return cudaSuccess;
+}
+
+// launch checks the arguments and starts the kernel (and, when the k range is
+// split, the reduction) on stream. ws must hold workspace_bytes(M, N, Kd)
+// bytes, 16-byte aligned; it may be null when that is 0. It returns KGEN_OK, a
+// negative KGEN_ERR_* code, or the cudaError_t of the launch.
 template <class K>
 int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
-           float* C, int64_t ldc, cudaStream_t stream) {
+           float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t stream) {
   if (M < 0 || N < 0 || Kd < 0) return KGEN_ERR_NEGATIVE_DIM;
   const int64_t need_lda = K::kAKContig ? Kd : M;  // length of a stored row of A
   const int64_t need_ldb = K::kBKContig ? Kd : N;
@@ -295,8 +578,22 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
   if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
-  gemm_kernel<K><<<static_cast<unsigned>(blocks), K::kThreads, 0, stream>>>(M, N, Kd, alpha, A, lda, B, ldb, beta,
-                                                                             C, ldc);
+  const int splits = splits_for<K>(M, N, Kd);
+  const int64_t need_ws = workspace_bytes<K>(M, N, Kd);
+  if (need_ws > 0 && (ws == nullptr || ws_bytes < need_ws || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
+    return KGEN_ERR_WORKSPACE;
+  }
+  const cudaError_t err = prepare<K>();
+  if (err != cudaSuccess) return static_cast<int>(err);
+  const dim3 grid(static_cast<unsigned>(blocks), need_ws > 0 ? splits : 1);
+  gemm_kernel<K><<<grid, K::kThreads, K::kSmemBytes, stream>>>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                                                              static_cast<float*>(ws));
+  if (need_ws > 0) {
+    const int64_t mn = static_cast<int64_t>(M) * N;
+    const int64_t want = (mn + 255) / 256;
+    const unsigned rblocks = static_cast<unsigned>(want < 4096 ? want : 4096);
+    reduce_splits<K><<<rblocks, 256, 0, stream>>>(M, N, splits, alpha, static_cast<const float*>(ws), beta, C, ldc);
+  }
   return static_cast<int>(cudaGetLastError());
 }
 
