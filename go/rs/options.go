@@ -30,13 +30,13 @@ type config struct {
 }
 
 // defaultMinGPUBytes is where splitting a product of AllocPinned shards
-// with the GPU starts paying off. On an H100 host (2026-11-23, harness
-// beside the bench) a 10+4 round trip from pinned memory cost about 24 us
-// beyond its transfers (41 us for 64 KiB shards, then 38 GB/s of data), the
-// time klauspost on 16 cores takes for about 1.3 MiB of data: below that the
-// GPU's share cannot finish before the CPU's whole product; 4 MiB leaves a
-// margin for the pipeline's own costs, which were not measured end to end.
-const defaultMinGPUBytes = 4 << 20
+// with the GPU starts paying off. Measured on an H100 host (2026-11-23,
+// 10+4, 16 cores), Encode of pinned shards split with the GPU against the
+// CPU alone on the same memory: 0.72x at 1 MiB shards (10 MiB of data),
+// 1.04x at 4 MiB (40 MiB), 1.63x at 16 MiB (160 MiB); the pipeline's
+// fixed costs (a bare pinned round trip alone is ~24 us over its transfers)
+// outweigh its share below about 32 MiB.
+const defaultMinGPUBytes = 32 << 20
 
 // defaultMinGPUBytesStaged is the same for shards in ordinary memory, whose
 // GPU share is copied through pinned staging buffers by the CPU: on that
@@ -140,8 +140,9 @@ func WithGPU(mode GPUMode) Option {
 // times shard length), that is split between GPU and CPU; smaller ones run
 // on the CPU alone. It sets the threshold for every product: a later
 // WithMinGPUBytesStaged overrides it for shards outside AllocPinned memory.
-// By default products of AllocPinned shards split from 4 MiB, and others
-// never (see defaultMinGPUBytesStaged for the measurements).
+// By default products of AllocPinned shards split from 32 MiB, and others
+// never (see defaultMinGPUBytes and defaultMinGPUBytesStaged for the
+// measurements).
 func WithMinGPUBytes(n int) Option {
 	return func(c *config) { c.minGPUBytes, c.minGPUBytesStaged = n, n }
 }

@@ -2,6 +2,7 @@ package rs
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"sync/atomic"
 	"testing"
@@ -108,7 +109,7 @@ func (g *directGPU) directRate(in, out [][]byte) (float64, bool) {
 }
 
 func TestThresholdsFollowTheKindOfMemory(t *testing.T) {
-	const k, m, n = 10, 4, 1 << 20 // 10 MiB of data: above the pinned default
+	const k, m, n = 10, 4, 1 << 20 // 10 MiB of data: below the pinned default
 	rng := rand.New(rand.NewPCG(7, 7))
 	mem := make([]byte, (k+m)*n)
 	for i := range mem {
@@ -131,12 +132,14 @@ func TestThresholdsFollowTheKindOfMemory(t *testing.T) {
 		opts []Option
 		gpu  bool
 	}{
-		"ordinary memory stays on the CPU":     {false, nil, false},
-		"pinned memory splits":                 {true, nil, true},
-		"WithMinGPUBytes splits both":          {false, []Option{WithMinGPUBytes(0)}, true},
-		"WithMinGPUBytesStaged alone":          {false, []Option{WithMinGPUBytesStaged(1 << 20)}, true},
-		"pinned below WithMinGPUBytes":         {true, []Option{WithMinGPUBytes(100 << 20)}, false},
-		"staged threshold after the other one": {false, []Option{WithMinGPUBytes(0), WithMinGPUBytesStaged(100 << 20)}, false},
+		"ordinary memory stays on the CPU":   {false, nil, false},
+		"pinned below the default threshold": {true, nil, false},
+		"pinned above its threshold splits":  {true, []Option{WithMinGPUBytes(1 << 20), WithMinGPUBytesStaged(math.MaxInt)}, true},
+		"ordinary, the same thresholds":      {false, []Option{WithMinGPUBytes(1 << 20), WithMinGPUBytesStaged(math.MaxInt)}, false},
+		"WithMinGPUBytes splits both":        {false, []Option{WithMinGPUBytes(0)}, true},
+		"WithMinGPUBytesStaged alone":        {false, []Option{WithMinGPUBytesStaged(1 << 20)}, true},
+		"pinned below WithMinGPUBytes":       {true, []Option{WithMinGPUBytes(100 << 20)}, false},
+		"staged threshold after the other":   {false, []Option{WithMinGPUBytes(0), WithMinGPUBytesStaged(100 << 20)}, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if tc.pin {
