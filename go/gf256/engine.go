@@ -71,7 +71,8 @@ func (e *Engine) Device() *cuda.Device { return e.dev }
 // whether they run through the driver's PTX compiler.
 func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }
 
-// Instances lists the kernels available, in the order the engine prefers.
+// Instances lists the kernels available, best-ranked first; a product's
+// default is the best-ranked kernel whose rows per block fit its outputs.
 func (e *Engine) Instances() []Instance {
 	if e == nil {
 		return nil
@@ -92,17 +93,36 @@ func describe(ks []kernels.GF256) []Instance {
 // arch it was built for: what an Engine's Instances is chosen from.
 func BuiltInstances() []Instance { return describe(kernels.GF256s) }
 
-// rank orders the kernels for the default choice, by the H100 bench of
-// 2026-11-23 (bench/results/h100-2026-11-23-gf256.md): at 16 MiB shards the
-// nibble strategy was fastest for every (k, m) measured (about 1.05 to 1.18
-// TB/s of data), ahead of xorshift (0.95 to 0.99 at 4 rows per block, less
-// at 8) and tables; the reference kernels come last. Within a strategy:
-// wider accesses, then more rows per block (one read of the inputs).
+// rank orders the kernels for the default choice, by the H100 measurements
+// of 2026-11-23 (bench/results/h100-2026-11-23-gf256.md, and the harness
+// sweep of 16 MiB shards behind the spec's gf comment): nibble was fastest
+// for every (k, m) measured, ahead of xorshift and tables; the reference
+// kernels come last. Within a strategy: wider accesses, then 512 threads
+// (one block per SM with 64 bytes in flight per thread: 0.86x of the copy
+// floor at 10+4 against 0.80x for 256). Rows per block are not ranked here:
+// choose fits them to the product.
 func rank(k kernels.GF256) int {
 	order := map[kernels.GF256Strategy]int{
 		kernels.GFNibble: 0, kernels.GFXorShift: 1, kernels.GFTable: 2, kernels.GFTiledLogExp: 3, kernels.GFNaiveLogExp: 4,
 	}
-	return order[k.Config.Strategy]*100 + (16-k.Config.BytesPerThread)*4 - min(k.Config.RowsPerBlock, 16)
+	wide := 0
+	if k.Threads < 512 {
+		wide = 1
+	}
+	return order[k.Config.Strategy]*100 + (16-k.Config.BytesPerThread)*4 + wide
+}
+
+// fit orders instances of one rank for a product of rows outputs: a block
+// computes all its RowsPerBlock rows whether the product has them or not,
+// and each group of rows re-reads the inputs, so the best is the fewest rows
+// per block that still cover the product in one group; failing that, the
+// most. On an H100 at 10+4 the 4-row kernel ran 1.6x the 8-row one, and at
+// 32+8 the 8-row kernel 1.25x the 4-row one.
+func fit(perBlock, rows int) int {
+	if perBlock >= rows {
+		return perBlock - rows
+	}
+	return MaxShards + rows - perBlock
 }
 
 // MatMul computes out[r] = XOR over j of coeffs[r*len(in)+j] * in[j] over n
@@ -155,10 +175,12 @@ func (e *Engine) MatMulWith(name string, s *cuda.Stream, coeffs []byte, in, out 
 	return recordErr
 }
 
-// choose finds the instance named name, or the engine's first choice.
+// choose finds the instance named name, or the engine's first choice for
+// rows outputs: the best-ranked strategy and access width, then the rows per
+// block that fit (see fit), then rank again.
 func (e *Engine) choose(name string, rows int) (kernels.GF256, error) {
 	if name == "" {
-		return e.kernels[0], nil
+		return pick(e.kernels, rows), nil
 	}
 	k, ok := kernels.Named(e.kernels, name)
 	if !ok {
@@ -180,4 +202,19 @@ func (e *Engine) Close() error {
 	}
 	e.slots, e.free = nil, nil
 	return errors.Join(errs...)
+}
+
+// pick is choose's default: ks is sorted by rank, and only the instances of
+// the first one's strategy and width compete on rows per block.
+func pick(ks []kernels.GF256, rows int) kernels.GF256 {
+	best := ks[0]
+	for _, k := range ks[1:] {
+		if rank(k)/4 != rank(ks[0])/4 {
+			break
+		}
+		if fit(k.Config.RowsPerBlock, rows) < fit(best.Config.RowsPerBlock, rows) {
+			best = k
+		}
+	}
+	return best
 }

@@ -2,6 +2,8 @@ package gf256
 
 import (
 	"errors"
+	"fmt"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -63,13 +65,35 @@ func TestOverlaps(t *testing.T) {
 	assert.False(t, overlaps(Shard{b, 0}, Shard{b, 0}, 0), "empty shards share no byte")
 }
 
+func gfKernel(s kernels.GF256Strategy, bytes, threads, rows int) kernels.GF256 {
+	k := kernels.GF256{Config: kernels.GF256Config{Strategy: s, BytesPerThread: bytes, RowsPerBlock: rows}}
+	k.Name, k.Threads = fmt.Sprintf("%v_v%d_t%d_r%d", s, bytes, threads, rows), threads
+	return k
+}
+
 func TestRankPrefersFastStrategies(t *testing.T) {
-	k := func(s kernels.GF256Strategy, bytes, rows int) kernels.GF256 {
-		return kernels.GF256{Config: kernels.GF256Config{Strategy: s, BytesPerThread: bytes, RowsPerBlock: rows}}
+	k := gfKernel
+	assert.Less(t, rank(k(kernels.GFNibble, 16, 256, 8)), rank(k(kernels.GFXorShift, 16, 512, 4)), "measured fastest on the H100")
+	assert.Less(t, rank(k(kernels.GFXorShift, 16, 256, 4)), rank(k(kernels.GFXorShift, 4, 256, 4)))
+	assert.Less(t, rank(k(kernels.GFNibble, 16, 512, 4)), rank(k(kernels.GFNibble, 16, 256, 4)), "512 threads measured best")
+	assert.Less(t, rank(k(kernels.GFTable, 4, 256, 1)), rank(k(kernels.GFNaiveLogExp, 4, 256, 16)), "reference kernels come last")
+}
+
+func TestPickFitsRowsPerBlock(t *testing.T) {
+	ks := []kernels.GF256{
+		gfKernel(kernels.GFNibble, 16, 256, 8), gfKernel(kernels.GFNibble, 16, 512, 4),
+		gfKernel(kernels.GFNibble, 16, 256, 4), gfKernel(kernels.GFNibble, 16, 512, 8),
+		gfKernel(kernels.GFNibble, 8, 256, 2), gfKernel(kernels.GFXorShift, 16, 512, 1),
 	}
-	assert.Less(t, rank(k(kernels.GFNibble, 16, 8)), rank(k(kernels.GFXorShift, 16, 4)), "measured fastest on the H100")
-	assert.Less(t, rank(k(kernels.GFXorShift, 16, 4)), rank(k(kernels.GFXorShift, 4, 4)))
-	assert.Less(t, rank(k(kernels.GFTable, 4, 1)), rank(k(kernels.GFNaiveLogExp, 4, 16)), "reference kernels come last")
+	sort.SliceStable(ks, func(i, j int) bool { return rank(ks[i]) < rank(ks[j]) })
+	for rows, want := range map[int]string{
+		1: "nibble_v16_t512_r4", 3: "nibble_v16_t512_r4", 4: "nibble_v16_t512_r4", 5: "nibble_v16_t512_r8",
+		8: "nibble_v16_t512_r8", 9: "nibble_v16_t512_r8", 200: "nibble_v16_t512_r8",
+	} {
+		assert.Equal(t, want, pick(ks, rows).Name, "%d rows", rows)
+	}
+	// Narrower or slower kernels never win on rows alone.
+	assert.Equal(t, "xorshift_v16_t512_r1", pick(ks[len(ks)-1:], 1).Name)
 }
 
 func TestStagingLayout(t *testing.T) {

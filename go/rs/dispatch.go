@@ -87,6 +87,17 @@ func (e *Encoder) measureCPU() float64 {
 	return float64(e.k*n) / max(best.Seconds(), 1e-9)
 }
 
+// directMatMuler is a GPU backend that moves some host memory without
+// staging it through the CPU (the pipeline: AllocPinned shards). Products
+// whose shards all are such memory have a rate of their own and the
+// threshold WithMinGPUBytes sets, the others WithMinGPUBytesStaged's.
+type directMatMuler interface {
+	MatMuler
+	// directRate is the throughput in input bytes per second on in and out,
+	// and whether all of them are memory the backend moves directly.
+	directRate(in, out [][]byte) (float64, bool)
+}
+
 // mul computes out = coeffs * in (or out ^= it) for the Encoder's
 // operations: on the CPU alone for small products or without a GPU, else
 // split by byte range between the two in proportion to their rates.
@@ -97,8 +108,16 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 	e.gpuMu.RLock()
 	defer e.gpuMu.RUnlock()
 	split := 0
-	if e.gpu != nil && total >= int64(e.minGPU) {
-		split = gpuShare(n, e.gpuRate, e.cpuRate)
+	if e.gpu != nil {
+		rate, least := e.gpuRate, e.minGPUStaged
+		if d, ok := e.gpu.(directMatMuler); ok {
+			if r, ok := d.directRate(in[:k], out[:rows]); ok && !accumulate {
+				rate, least = r, e.minGPU
+			}
+		}
+		if total >= int64(least) {
+			split = gpuShare(n, rate, e.cpuRate)
+		}
 	}
 	if split == 0 {
 		err := e.cpu.MatMul(coeffs, rows, k, in, out, accumulate)

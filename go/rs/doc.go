@@ -35,7 +35,11 @@
 // coefficient matrix into a cached klauspost encoder (WithCustomMatrix).
 // A GPU backend, when one is attached, takes a byte range of every shard
 // proportional to its throughput for products of at least WithMinGPUBytes
-// input bytes, while the CPU does the rest concurrently. If the GPU's part
+// input bytes, while the CPU does the rest concurrently. Only shards in
+// AllocPinned memory split by default: the GPU reads and writes them with
+// its copy engines, where ordinary shards would first be copied by the CPU,
+// which measured slower than the CPU alone (WithMinGPUBytesStaged opts in).
+// If the GPU's part
 // fails, the CPU redoes it, so results never depend on the device;
 // LastBackends tells which backends served the last call and why the GPU
 // was bypassed.

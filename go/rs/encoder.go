@@ -19,7 +19,9 @@ type Encoder struct {
 
 	cpu     *cpuBackend
 	cpuRate float64
-	minGPU  int
+	minGPU  int // products of AllocPinned shards (see directMatMuler)
+
+	minGPUStaged int // products of other shards
 
 	// gpuMu guards gpu against Close: products hold it for reading.
 	gpuMu   sync.RWMutex
@@ -56,7 +58,8 @@ func New(dataShards, parityShards int, opts ...Option) (*Encoder, error) {
 		// code whose parity no GF(2^8) matrix reproduces.
 		return nil, errorf(ErrMaxShardNum, "New(%d, %d): at most 256 shards in all in GF(2^8) (klauspost's Leopard GF(2^16) mode has no counterpart here)", k, m)
 	}
-	e := &Encoder{k: k, m: m, cpu: newCPUBackend(c.cpuOpts), cpuRate: c.cpuRate, minGPU: c.minGPUBytes}
+	e := &Encoder{k: k, m: m, cpu: newCPUBackend(c.cpuOpts), cpuRate: c.cpuRate, minGPU: c.minGPUBytes,
+		minGPUStaged: c.minGPUBytesStaged}
 	e.matrix = identity(k) // with no parity, decoding is the identity
 	if m > 0 {
 		mat, err := codingMatrix(k, m, &c)

@@ -36,14 +36,18 @@ func init() { gpuConstructor = openGPU }
 
 // openGPU attaches the shared engine to an Encoder of k data and m parity
 // shards: a host-to-host pipeline (hostPipeline), and its throughput for
-// that shape, measured once per process and shape.
+// that shape on ordinary memory, measured once per process and shape (and
+// on AllocPinned memory, kept by the pipeline for directRate).
 func openGPU(k, m int) (MatMuler, float64, error) {
 	eng, err := sharedEngine()
 	if eng == nil || err != nil {
 		return nil, 0, err
 	}
 	p := newHostPipeline(eng, k, m)
-	rate, err := p.rate(k, m)
+	rate, err := p.rate(k, m, false)
+	if err == nil {
+		p.pinnedRate, err = p.rate(k, m, true)
+	}
 	if err != nil {
 		return nil, 0, errors.Join(err, p.Close())
 	}

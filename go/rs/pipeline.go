@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/reedsolomon"
+
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gf256"
 )
@@ -17,14 +19,20 @@ import (
 //	-> upload, multiply, download (queued on the stage's stream)
 //	-> copy (or XOR, for accumulate) the outputs' chunk out of pinned memory
 //
-// Chunk c+1 is staged on the CPU while chunk c moves and multiplies, so
-// transfers in both directions and kernels overlap. Stages are allocated on
-// first use and kept; products on one pipeline are serialized.
+// Shards in AllocPinned memory skip the CPU copies: the copy engines move
+// them directly. Chunk c+1 is staged on the CPU while chunk c moves and
+// multiplies, so transfers in both directions and kernels overlap. Stages
+// are allocated on first use and kept; products on one pipeline are
+// serialized.
 type hostPipeline struct {
 	eng     *gf256.Engine
 	maxIn   int // inputs and rows a product may have (New's k and m)
 	maxRows int
 	chunk   int // bytes of each shard per chunk
+
+	// pinnedRate is the throughput on AllocPinned shards, in input bytes
+	// per second (0: not measured, no direct path).
+	pinnedRate float64
 
 	mu     sync.Mutex
 	stages []*stage
@@ -59,6 +67,7 @@ type stage struct {
 	busy       bool
 	from, to   int
 	out        [][]byte
+	direct     []bool // out[r]'s chunk is downloaded into place already
 	accumulate bool
 }
 
@@ -158,9 +167,21 @@ func (p *hostPipeline) MatMul(coeffs []byte, rows, k int, in, out [][]byte, accu
 func (p *hostPipeline) send(st *stage, coeffs []byte, in, out [][]byte, from, to int, accumulate bool) error {
 	l := to - from
 	hostIn := st.hostIn.Bytes()
-	parallel(len(in), func(j int) { copy(hostIn[j*l:(j+1)*l], in[j][from:to]) })
-	if err := cuda.CopyToDeviceAsync(st.s, st.devIn, 0, st.hostIn, 0, len(in)*l); err != nil {
-		return err
+	var staged []int
+	for j := range in {
+		if buf, off, ok := pinned.at(in[j][from:to]); ok {
+			if err := cuda.CopyToDeviceAsync(st.s, st.devIn, j*l, buf, off, l); err != nil {
+				return err
+			}
+		} else {
+			staged = append(staged, j)
+		}
+	}
+	parallel(len(staged), func(i int) { j := staged[i]; copy(hostIn[j*l:(j+1)*l], in[j][from:to]) })
+	for _, j := range staged {
+		if err := cuda.CopyToDeviceAsync(st.s, st.devIn, j*l, st.hostIn, j*l, l); err != nil {
+			return err
+		}
 	}
 	ins := make([]gf256.Shard, len(in))
 	for j := range ins {
@@ -173,8 +194,17 @@ func (p *hostPipeline) send(st *stage, coeffs []byte, in, out [][]byte, from, to
 	if err := p.eng.MatMul(st.s, coeffs, ins, outs, l, false); err != nil {
 		return err
 	}
-	if err := cuda.CopyToHostAsync(st.s, st.hostOut, 0, st.devOut, 0, len(out)*l); err != nil {
-		return err
+	st.direct = st.direct[:0]
+	for r := range out {
+		buf, off, ok := pinned.at(out[r][from:to])
+		ok = ok && !accumulate // accumulating XORs on the CPU, from staging
+		if !ok {
+			buf, off = st.hostOut, r*l
+		}
+		if err := cuda.CopyToHostAsync(st.s, buf, off, st.devOut, r*l, l); err != nil {
+			return err
+		}
+		st.direct = append(st.direct, ok)
 	}
 	if err := st.done.Record(st.s); err != nil {
 		return err
@@ -196,6 +226,9 @@ func (p *hostPipeline) collect(st *stage) error {
 	l := st.to - st.from
 	hostOut := st.hostOut.Bytes()
 	parallel(len(st.out), func(r int) {
+		if st.direct[r] {
+			return
+		}
 		dst, src := st.out[r][st.from:st.to], hostOut[r*l:(r+1)*l]
 		if st.accumulate {
 			xorInto(dst, src)
@@ -226,22 +259,28 @@ func xorInto(dst, src []byte) {
 
 // rate measures the pipeline's throughput in input bytes per second for a
 // k-input, m-row product of about 48 MiB in all (at most 4 MiB shards),
-// once per process and shape.
-func (p *hostPipeline) rate(k, m int) (float64, error) {
-	key := [2]int{k, m}
+// once per process, shape and kind of memory: ordinary (staged) or, with
+// pinnedShards, AllocPinned's.
+func (p *hostPipeline) rate(k, m int, pinnedShards bool) (float64, error) {
+	key := rateKey{k, m, pinnedShards}
 	rateMu.Lock()
 	defer rateMu.Unlock()
 	if r, ok := rates[key]; ok {
 		return r, nil
 	}
 	n := min(4<<20, max(64<<10, (48<<20)/(k+m)))
-	in, out := make([][]byte, k), make([][]byte, m)
-	for j := range in {
-		in[j] = make([]byte, n)
+	var shards [][]byte
+	if pinnedShards {
+		ps, err := allocPinned(p.eng.Device(), k+m, n)
+		if err != nil {
+			return 0, err
+		}
+		defer func() { _ = ps.Free() }() // a failed free leaks, and the rate stands
+		shards = ps.Shards
+	} else {
+		shards = reedsolomon.AllocAligned(k+m, n)
 	}
-	for r := range out {
-		out[r] = make([]byte, n)
-	}
+	in, out := shards[:k], shards[k:]
 	coeffs := make([]byte, k*m)
 	for i := range coeffs {
 		coeffs[i] = byte(i + 1)
@@ -258,10 +297,24 @@ func (p *hostPipeline) rate(k, m int) (float64, error) {
 	return r, nil
 }
 
+type rateKey struct {
+	k, m   int
+	pinned bool
+}
+
 var (
 	rateMu sync.Mutex
-	rates  = map[[2]int]float64{}
+	rates  = map[rateKey]float64{}
 )
+
+// directRate is the throughput for a product whose shards all are
+// AllocPinned memory, and whether they are (see directMatMuler).
+func (p *hostPipeline) directRate(in, out [][]byte) (float64, bool) {
+	if p.pinnedRate <= 0 || !allPinned(in) || !allPinned(out) {
+		return 0, false
+	}
+	return p.pinnedRate, true
+}
 
 // Close frees the pipeline's buffers and streams; the shared engine stays.
 func (p *hostPipeline) Close() error {

@@ -13,7 +13,10 @@ KGEN_GENCODE_ALL := -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_86
 # One object per kernel instance and target arch.
 KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/gf_naive_v4_t256_r1.o \
+	$(KGEN_BUILD)/sm80/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm80/gf_nibble_v16_t256_r8.o \
+	$(KGEN_BUILD)/sm80/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm80/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm80/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm80/gf_tiled_v4_t256_r4.o \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v16_t256_r4.o \
@@ -88,7 +91,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/gf_naive_v4_t256_r1.o \
+	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r8.o \
+	$(KGEN_BUILD)/sm86/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm86/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm86/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm86/gf_tiled_v4_t256_r4.o \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v16_t256_r4.o \
@@ -163,7 +169,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/gf_naive_v4_t256_r1.o \
+	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r8.o \
+	$(KGEN_BUILD)/sm89/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm89/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm89/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm89/gf_tiled_v4_t256_r4.o \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v16_t256_r4.o \
@@ -238,7 +247,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/gf_naive_v4_t256_r1.o \
+	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r8.o \
+	$(KGEN_BUILD)/sm90/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm90/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm90/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm90/gf_tiled_v4_t256_r4.o \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v16_t256_r4.o \

@@ -22,11 +22,29 @@ int kgen_gf_naive_v4_t256_r1_sm86(int device, const uint8_t* coeffs, int rows, i
 int kgen_gf_naive_v4_t256_r1_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 int kgen_gf_naive_v4_t256_r1_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 
+/* gf_nibble_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_nibble_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
 /* gf_nibble_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
 int kgen_gf_nibble_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 int kgen_gf_nibble_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 int kgen_gf_nibble_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 int kgen_gf_nibble_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_nibble_v16_t512_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_nibble_v16_t512_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+
+/* gf_nibble_v16_t512_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
+int kgen_gf_nibble_v16_t512_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
 
 /* gf_table_v4_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
 int kgen_gf_table_v4_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);

@@ -1323,6 +1323,18 @@ var GF256s = []GF256{
 	{Info: Info{Name: "gf_naive_v4_t256_r1", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GF256Config{Strategy: GFNaiveLogExp, BytesPerThread: 4, RowsPerBlock: 1},
 		Launch: kgen_gf_naive_v4_t256_r1_sm90},
+	{Info: Info{Name: "gf_nibble_v16_t256_r4", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t256_r4_sm80},
+	{Info: Info{Name: "gf_nibble_v16_t256_r4", Family: "gf", Arch: 86, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t256_r4_sm86},
+	{Info: Info{Name: "gf_nibble_v16_t256_r4", Family: "gf", Arch: 89, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t256_r4_sm89},
+	{Info: Info{Name: "gf_nibble_v16_t256_r4", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t256_r4_sm90},
 	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
 		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
 		Launch: kgen_gf_nibble_v16_t256_r8_sm80},
@@ -1335,6 +1347,30 @@ var GF256s = []GF256{
 	{Info: Info{Name: "gf_nibble_v16_t256_r8", Family: "gf", Arch: 90, Threads: 256, SharedBytes: 49152},
 		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
 		Launch: kgen_gf_nibble_v16_t256_r8_sm90},
+	{Info: Info{Name: "gf_nibble_v16_t512_r4", Family: "gf", Arch: 80, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t512_r4_sm80},
+	{Info: Info{Name: "gf_nibble_v16_t512_r4", Family: "gf", Arch: 86, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t512_r4_sm86},
+	{Info: Info{Name: "gf_nibble_v16_t512_r4", Family: "gf", Arch: 89, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t512_r4_sm89},
+	{Info: Info{Name: "gf_nibble_v16_t512_r4", Family: "gf", Arch: 90, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 4},
+		Launch: kgen_gf_nibble_v16_t512_r4_sm90},
+	{Info: Info{Name: "gf_nibble_v16_t512_r8", Family: "gf", Arch: 80, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t512_r8_sm80},
+	{Info: Info{Name: "gf_nibble_v16_t512_r8", Family: "gf", Arch: 86, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t512_r8_sm86},
+	{Info: Info{Name: "gf_nibble_v16_t512_r8", Family: "gf", Arch: 89, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t512_r8_sm89},
+	{Info: Info{Name: "gf_nibble_v16_t512_r8", Family: "gf", Arch: 90, Threads: 512, SharedBytes: 49152},
+		Config: GF256Config{Strategy: GFNibble, BytesPerThread: 16, RowsPerBlock: 8},
+		Launch: kgen_gf_nibble_v16_t512_r8_sm90},
 	{Info: Info{Name: "gf_table_v4_t256_r8", Family: "gf", Arch: 80, Threads: 256, SharedBytes: 49152},
 		Config: GF256Config{Strategy: GFTable, BytesPerThread: 4, RowsPerBlock: 8},
 		Launch: kgen_gf_table_v4_t256_r8_sm80},
@@ -1413,6 +1449,22 @@ func kgen_gf_naive_v4_t256_r1_sm90(p *GF256Params) int {
 	return int(C.kgen_gf_naive_v4_t256_r1_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
 }
 
+func kgen_gf_nibble_v16_t256_r4_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r4_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r4_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t256_r4_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
 func kgen_gf_nibble_v16_t256_r8_sm80(p *GF256Params) int {
 	return int(C.kgen_gf_nibble_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
 }
@@ -1427,6 +1479,38 @@ func kgen_gf_nibble_v16_t256_r8_sm89(p *GF256Params) int {
 
 func kgen_gf_nibble_v16_t256_r8_sm90(p *GF256Params) int {
 	return int(C.kgen_gf_nibble_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r4_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r4_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r4_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r4_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r8_sm80(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r8_sm86(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r8_sm89(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+}
+
+func kgen_gf_nibble_v16_t512_r8_sm90(p *GF256Params) int {
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
 }
 
 func kgen_gf_table_v4_t256_r8_sm80(p *GF256Params) int {

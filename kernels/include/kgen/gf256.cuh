@@ -284,19 +284,24 @@ struct Mul;
 constexpr int kSmemBudget = 48 * 1024;
 
 // Inputs per batch: a thread loads a batch, then multiplies it while the
-// next batch loads (software pipelining, see process_vec_stream), so 32 to 64
-// bytes per thread are in flight during the arithmetic. 32 measured better
-// than 64 on an H100 (fewer registers, more resident warps).
+// next batch loads (software pipelining, see process_vec_stream). With 16
+// bytes per thread a batch is 4 inputs, 64 bytes in flight per thread; with
+// 4 or 8 bytes, 32 bytes. On an H100 (10+4, 16 MiB shards, nibble, 4 rows per
+// block) 64 bytes beat 32 at 16 bytes per thread (512 threads: 0.81x to 0.86x
+// of the copy floor; 256 threads: 0.78x to 0.80x) and lost at 8 bytes per
+// thread (0.77x to 0.72x: twice the loads per byte in flight).
 template <int W>
 struct Batch {
-  static constexpr int kInputs = 8 / W;
+  static constexpr int kInputs = W == 4 ? 4 : 8 / W;
 };
 
 // Blocks per SM the register allocation must allow: at least 768 resident
 // threads (85 registers each at most), so that with 32 to 64 bytes per thread
 // in flight an SM keeps ~24-48 KB of loads outstanding, above the ~20 KB per
 // SM that HBM3 bandwidth times latency asks for on an H100. On an H100
-// (k=10, rows=4, 16 MiB, nibble, 16 bytes/thread) 768 beat 512 and 1024.
+// (k=10, rows=4, 16 MiB, nibble, 16 bytes/thread, 256 threads) 768, 512 and
+// 1024 measured within 2%; a block of 512 threads (one per SM, up to 128
+// registers, 32 KB in flight) measured best, 0.86x to 0.88x of the copy floor.
 // More than 16 accumulator words (e.g. 8 rows x 16 bytes) do not fit 85
 // registers without spilling in the inner loop: 512 threads (128 registers).
 template <class K>
