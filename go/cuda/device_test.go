@@ -119,6 +119,11 @@ func TestBuffersStreamsAndEvents(t *testing.T) {
 	if err := buf.Fill32(other, 0); err == nil {
 		t.Error("Fill32 on another device's stream succeeded")
 	}
+	// A second handle on the same GPU shares its context, and so its streams.
+	again := open(t, 0)
+	if err := buf.Fill32(&Stream{dev: again, h: s.h}, 0); err != nil {
+		t.Errorf("Fill32 on a stream of a second handle to the same GPU: %v", err)
+	}
 	if err := s.Destroy(); err != nil {
 		t.Fatal(err)
 	}

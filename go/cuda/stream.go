@@ -60,7 +60,9 @@ func (s *Stream) live(op string) (C.int, error) {
 }
 
 // streamOn is the handle to pass for work on device d: nil for the default
-// stream. A destroyed stream, or one of another device, is an error.
+// stream. A destroyed stream, or one of another GPU, is an error. Two
+// Devices opened on one ordinal share the GPU's primary context, so a stream
+// made through either serves work of both.
 func streamOn(op string, s *Stream, d *Device) (unsafe.Pointer, error) {
 	if s == nil {
 		return nil, nil
@@ -68,7 +70,7 @@ func streamOn(op string, s *Stream, d *Device) (unsafe.Pointer, error) {
 	if s.h == nil {
 		return nil, errGone(op, "stream", "destroyed")
 	}
-	if s.dev != d {
+	if s.dev.Ordinal() != d.Ordinal() {
 		return nil, fmt.Errorf("cuda: %s: the stream is on device %d, the work on device %d", op, s.dev.Ordinal(), d.Ordinal())
 	}
 	return s.h, nil
