@@ -495,13 +495,18 @@ func sameTiling(x, y kernels.GEMM) bool {
 // Without split-K: the first tiling whose blocks reach 3/4 of the
 // multiprocessors (a 1024 x 1024 C in 128 blocks of 128x64 beat 256 of 64x64
 // on the H100), else the one giving the most blocks. When that leaves the GPU
-// short of two blocks per multiprocessor and K is long (at least 16 x
-// min(m, n)), a split-K tiling also divides the k range: the one whose blocks
-// x splits reach the multiprocessors with the least work to reduce, else the
-// one with the most; it is taken if it runs more blocks.
+// short of two blocks per multiprocessor, a split-K tiling also divides the
+// k range if K is long (at least 16 x min(m, n)) or if the blocks hold fewer
+// than 6 warps per multiprocessor (1024 x 1024 x 1024: 128 blocks of 4 warps,
+// where 4 splits of 128x128 tiles ran 1.01-1.12x faster on the H100); in the
+// latter case only tilings whose splits each keep at least 256 of K, so that
+// the partial sums stay small next to the FMAs. Of those, the one whose
+// blocks x splits reach the multiprocessors with the least work to reduce,
+// else the one with the most; it is taken if it runs more blocks.
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
-	work := func(t kernels.GEMM) int { return blocks(t) * kernels.GEMMSplits(t.Tiling, m, n, k) }
+	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
+	work := func(t kernels.GEMM) int { return blocks(t) * splits(t) }
 	var plain, split []kernels.GEMM
 	for _, c := range cands {
 		if c.Tiling.SplitK > 1 {
@@ -523,11 +528,16 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 			best = c
 		}
 	}
-	if blocks(best) >= 2*sms || k < 16*min(m, n) {
+	long := k >= 16*min(m, n)
+	thin := blocks(best)*best.Threads < 6*32*sms
+	if blocks(best) >= 2*sms || !(long || thin) {
 		return best
 	}
 	var pick *kernels.GEMM
 	for i, c := range split {
+		if !long && splits(c)*minSplitDepth > k {
+			continue
+		}
 		w := work(c)
 		switch {
 		case pick == nil:
@@ -546,11 +556,16 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	return best
 }
 
+// minSplitDepth is the least K per split that pickTiling accepts when it
+// splits for occupancy rather than for a long K.
+const minSplitDepth = 256
+
 // ranking orders tilings by the standalone harness on an H100 (kernels/
 // README.md, "sgemm tilings"): the cp.async 128x256x16 tile was fastest at
-// n >= 2048, then 128x128x16; 128x64x8 at n = 1024 (pickTiling gets there by
-// the block count); the register pipeline (stages 2) last. Tilings not
-// listed rank after these, in name order.
+// n >= 2048, then 128x128x16; at n = 1024 pickTiling reaches 128x64x8 by
+// the block count and then the 4-split 128x128x8 tile by the warp count; the
+// register pipeline (stages 2) last. Tilings not listed rank after these, in
+// name order.
 var ranking = []string{
 	"_b128x256x16_w64x64_t8x16_s3",
 	"_b128x128x16_w32x64_t8x8_s3",

@@ -24,18 +24,23 @@ func TestPickTiling(t *testing.T) {
 }
 
 func TestPickTilingSplitK(t *testing.T) {
-	tile := func(name string, bm, bn, splits int) kernels.GEMM {
-		return kernels.GEMM{Info: kernels.Info{Name: name}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: bm, N: bn, K: 8}, SplitK: splits}}
+	tile := func(name string, bm, bn, splits, threads int) kernels.GEMM {
+		return kernels.GEMM{Info: kernels.Info{Name: name, Threads: threads},
+			Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: bm, N: bn, K: 8}, SplitK: splits}}
 	}
-	plain := tile("plain", 128, 64, 1)
-	k4 := tile("k4", 128, 128, 4)
-	k128 := tile("k128", 64, 64, 128)
+	plain := tile("plain", 128, 64, 1, 128)
+	k4 := tile("k4", 128, 128, 4, 256)
+	k128 := tile("k128", 64, 64, 128, 128)
 	cands := []kernels.GEMM{plain, k4, k128}
 	assert.Equal(t, "k4", pickTiling(cands, 128, 8192, 8192, 132).Name,
 		"128 plain blocks are under 2 per SM and K is long: 64 blocks x 4 splits fill the SMs with less to reduce than 256 x 16")
 	assert.Equal(t, "k128", pickTiling(cands, 64, 64, 65536, 132).Name, "one tile: 128 splits run the most blocks")
 	assert.Equal(t, "plain", pickTiling(cands, 8192, 8192, 128, 132).Name, "enough blocks without splitting")
-	assert.Equal(t, "plain", pickTiling(cands, 1024, 1024, 1024, 132).Name, "K is not long next to M and N")
+	assert.Equal(t, "k4", pickTiling(cands, 1024, 1024, 1024, 132).Name,
+		"128 plain blocks of 4 warps are under 6 warps per SM: 4 splits of 256 k each; 16 splits of 64 k are too shallow")
+	assert.Equal(t, "plain", pickTiling(cands, 512, 512, 512, 132).Name, "under 6 warps per SM, but splits would keep under 256 of K")
+	assert.Equal(t, "plain", pickTiling([]kernels.GEMM{tile("plain", 128, 64, 1, 256), k4, k128}, 1024, 1024, 1024, 132).Name,
+		"128 blocks of 8 warps: neither K long nor the SMs thin")
 	assert.Equal(t, "k4", pickTiling(cands, 1, 1, 24, 132).Name, "3 k tiles cap both at 3 splits: ranking order")
 	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{k128}, 4096, 4096, 4096, 132).Name, "a lone split-K candidate (a named instance) is taken")
 }
