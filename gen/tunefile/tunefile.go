@@ -7,6 +7,7 @@ package tunefile
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -28,13 +29,14 @@ const Dir = "tuning"
 
 // File is one decoded table and the lines its parts came from.
 type File struct {
-	Path       string
-	Table      tuning.Table
-	Line       int     // of the top-level mapping
-	GPULine    int     // of gpu
-	ArchLine   int     // of arch
-	GridLines  []int   // of each grid
-	PointLines [][]int // of each point of each grid
+	Path          string
+	Table         tuning.Table
+	Line          int     // of the top-level mapping
+	GPULine       int     // of gpu
+	ArchLine      int     // of arch
+	GridLines     []int   // of each grid
+	InstanceLines [][]int // of each instance of each grid
+	PointLines    [][]int // of each point of each grid
 }
 
 // Load reads every *.yaml in the tuning directory beside specPath (both
@@ -100,8 +102,10 @@ func Parse(filePath string, data []byte) (File, error) {
 	top := doc.Content[0]
 	f.Line = top.Line
 	fields := d.fields(top, "table", []string{"version", "gpu", "arch", "driver", "nvcc", "date", "grids"}, nil)
-	if v, ok := fields["version"]; ok && v.Value != "1" {
-		d.errorf(v.Line, "version must be 1, got %.40q", v.Value)
+	if v, ok := fields["version"]; ok && v.Value == "1" {
+		d.errorf(v.Line, "version 1 tables hold only each point's fastest instance; measure again with bench -tune (version 2 holds every instance's time)")
+	} else if ok && v.Value != "2" {
+		d.errorf(v.Line, "version must be 2, got %.40q", v.Value)
 	}
 	t := &f.Table
 	t.GPU, f.GPULine = d.str(fields["gpu"], "gpu"), line(fields["gpu"])
@@ -138,25 +142,49 @@ func Parse(filePath string, data []byte) (File, error) {
 var dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 func (d *decoder) grid(f *File, n *yaml.Node, what string) {
-	fields := d.fields(n, what, []string{"family", "layout", "points"}, []string{"family", "layout", "points"})
+	fields := d.fields(n, what, []string{"family", "layout", "instances", "points"}, nil)
 	g := tuning.Grid{Family: d.str(fields["family"], what+" family"), Layout: d.str(fields["layout"], what+" layout")}
-	var lines []int
+	var instLines, lines []int
+	instOK := false
+	if in := fields["instances"]; in != nil && d.kind(in, yaml.SequenceNode, what+" instances", "a list of instance names") {
+		instOK = true
+		if len(in.Content) == 0 {
+			d.errorf(in.Line, "%s instances must not be empty", what)
+		}
+		seen := map[string]int{}
+		for i, x := range in.Content {
+			name := d.str(x, fmt.Sprintf("%s instance %d", what, i+1))
+			if first, dup := seen[name]; dup && name != "" {
+				d.errorf(x.Line, "%s: instance %s is listed twice (first on line %d); keep one", what, name, first)
+			}
+			seen[name] = x.Line
+			g.Instances = append(g.Instances, name)
+			instLines = append(instLines, x.Line)
+		}
+	}
 	if p := fields["points"]; p != nil && d.kind(p, yaml.SequenceNode, what+" points", "a list") {
 		if len(p.Content) == 0 {
 			d.errorf(p.Line, "%s points must not be empty", what)
 		}
 		for i, pn := range p.Content {
-			g.Points = append(g.Points, d.point(pn, fmt.Sprintf("%s point %d", what, i+1)))
+			width := -1 // unknown: the instances are missing or malformed, already reported
+			if instOK {
+				width = len(g.Instances)
+			}
+			g.Points = append(g.Points, d.point(pn, fmt.Sprintf("%s point %d", what, i+1), width))
 			lines = append(lines, pn.Line)
 		}
 	}
 	f.Table.Grids = append(f.Table.Grids, g)
 	f.GridLines = append(f.GridLines, n.Line)
+	f.InstanceLines = append(f.InstanceLines, instLines)
 	f.PointLines = append(f.PointLines, lines)
 }
 
-func (d *decoder) point(n *yaml.Node, what string) tuning.Point {
-	fields := d.fields(n, what, []string{"shape", "best", "ms", "runner_up"}, []string{"shape", "best", "ms", "runner_up"})
+// point decodes one point whose ms row must hold width times (any number
+// when width is negative).
+func (d *decoder) point(n *yaml.Node, what string, width int) tuning.Point {
+	fields := d.fields(n, what, []string{"shape", "ms"}, nil)
 	var p tuning.Point
 	if s := fields["shape"]; s != nil && d.kind(s, yaml.SequenceNode, what+" shape", "a list [M, N, K]") {
 		if len(s.Content) != 3 {
@@ -173,14 +201,23 @@ func (d *decoder) point(n *yaml.Node, what string) tuning.Point {
 			}
 		}
 	}
-	p.Best = d.str(fields["best"], what+" best")
-	p.Ms = d.number(fields["ms"], what+" ms")
-	if n := fields["ms"]; n != nil && !(p.Ms > 0) {
-		d.errorf(n.Line, "%s ms must be a positive time, got %.40q", what, n.Value)
-	}
-	p.RunnerUp = d.number(fields["runner_up"], what+" runner_up")
-	if n := fields["runner_up"]; n != nil && p.RunnerUp != 0 && !(p.RunnerUp >= 1) {
-		d.errorf(n.Line, "%s runner_up is the second fastest time over the fastest: at least 1, or 0 when only one instance ran; got %.40q", what, n.Value)
+	if ms := fields["ms"]; ms != nil && d.kind(ms, yaml.SequenceNode, what+" ms", "a list of times, one per instance") {
+		if width >= 0 && len(ms.Content) != width {
+			d.errorf(ms.Line, "%s ms has %d times for the grid's %d instances: one per instance, 0 where one was not measured", what, len(ms.Content), width)
+		}
+		measured := false
+		for i, x := range ms.Content {
+			v := d.number(x, fmt.Sprintf("%s ms %d", what, i+1))
+			if !(v >= 0) || math.IsInf(v, 1) {
+				d.errorf(x.Line, "%s ms %d must be a time in milliseconds, or 0 where the instance was not measured; got %.40q", what, i+1, x.Value)
+				v = 0
+			}
+			measured = measured || v > 0
+			p.Ms = append(p.Ms, v)
+		}
+		if !measured && len(ms.Content) > 0 {
+			d.errorf(ms.Line, "%s has no measured time: leave the shape out", what)
+		}
 	}
 	return p
 }

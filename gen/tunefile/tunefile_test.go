@@ -39,13 +39,13 @@ func table() tuning.Table {
 	return tuning.Table{
 		GPU: "NVIDIA H100 80GB HBM3", Arch: 90, Driver: "12.4", NVCC: "nvcc 11.8.89", Date: "2026-11-23",
 		Grids: []tuning.Grid{
-			{Family: "sgemm", Layout: "nn", Points: []tuning.Point{
-				{M: 128, N: 128, K: 128, Best: sgemmNN, Ms: 0.01234, RunnerUp: 1.071},
-				{M: 4097, N: 4097, K: 4097, Best: sgemmNN, Ms: 3.333333333333, RunnerUp: 0},
-				{M: 64, N: 64, K: 65536, Best: sgemmNN, Ms: 1.5e-05, RunnerUp: 12},
+			{Family: "sgemm", Layout: "nn", Instances: []string{sgemmNN}, Points: []tuning.Point{
+				{M: 128, N: 128, K: 128, Ms: []float64{0.01234}},
+				{M: 4097, N: 4097, K: 4097, Ms: []float64{3.333333333333}},
+				{M: 64, N: 64, K: 65536, Ms: []float64{1.5e-05}},
 			}},
-			{Family: "hgemm", Layout: "nt", Points: []tuning.Point{
-				{M: 1000, N: 3000, K: 500, Best: hgemmNT, Ms: 0.25, RunnerUp: 1},
+			{Family: "hgemm", Layout: "nt", Instances: []string{hgemmNT}, Points: []tuning.Point{
+				{M: 1000, N: 3000, K: 500, Ms: []float64{0.25}},
 			}},
 		},
 	}
@@ -54,13 +54,22 @@ func table() tuning.Table {
 func TestFormatParseRoundTrip(t *testing.T) {
 	want := table()
 	want.GPU = `NVIDIA "quoted" \ name`
-	f, err := Parse("kernels/tuning/x.yaml", tuning.Format(want))
-	require.NoError(t, err, "%s", tuning.Format(want))
+	// Several instances (names only Parse sees: Validate is not run), one
+	// not measured at a point.
+	want.Grids[1].Instances = []string{hgemmNT, "b", "c"}
+	want.Grids[1].Points[0].Ms = []float64{0.25, 0, 0.3}
+	data := tuning.Format(want)
+	f, err := Parse("kernels/tuning/x.yaml", data)
+	require.NoError(t, err, "%s", data)
 	assert.Equal(t, want, f.Table)
 	// The lines point at the parts: the first grid's points follow it.
 	require.Len(t, f.PointLines, 2)
-	assert.Less(t, f.GridLines[0], f.PointLines[0][0])
+	assert.Less(t, f.GridLines[0], f.InstanceLines[0][0])
+	assert.Less(t, f.InstanceLines[0][0], f.PointLines[0][0])
 	assert.Equal(t, f.PointLines[0][0]+1, f.PointLines[0][1])
+	assert.Equal(t, f.InstanceLines[1][0]+2, f.InstanceLines[1][2])
+	// The comment names the fastest, for a reader.
+	assert.Contains(t, string(data), "ms: [0.25, 0, 0.3]} # fastest 0 "+hgemmNT+", runner-up 1.200x\n")
 }
 
 func TestLoadValidatesAgainstTheSpec(t *testing.T) {
@@ -101,7 +110,7 @@ func errorsOf(t *testing.T, name, content string) []string {
 	return strings.Split(err.Error(), "\n")
 }
 
-const header = `version: 1
+const header = `version: 2
 gpu: "NVIDIA H100 80GB HBM3"
 arch: sm_90
 driver: "12.4"
@@ -118,65 +127,87 @@ func TestValidationErrors(t *testing.T) {
 	}{
 		{"unknown instance", `  - family: sgemm
     layout: nn
+    instances:
+      - ` + sgemmNN + `
+      - sgemm_nn_f32_nonesuch
     points:
-      - {shape: [128, 128, 128], best: sgemm_nn_f32_nonesuch, ms: 1, runner_up: 0}
-`, []string{"11: unknown instance sgemm_nn_f32_nonesuch: kernels/spec.yaml generates no kernel of that name"}},
+      - {shape: [128, 128, 128], ms: [1, 2]}
+`, []string{"12: unknown instance sgemm_nn_f32_nonesuch: kernels/spec.yaml generates no kernel of that name"}},
 		{"wrong layout", `  - family: sgemm
     layout: nn
+    instances: [` + sgemmTN + `]
     points:
-      - {shape: [128, 128, 128], best: ` + sgemmTN + `, ms: 1, runner_up: 0}
-`, []string{"11: instance " + sgemmTN + " takes layout tn, not the grid's nn"}},
+      - {shape: [128, 128, 128], ms: [1]}
+`, []string{"10: instance " + sgemmTN + " takes layout tn, not the grid's nn"}},
 		{"wrong family", `  - family: sgemm
     layout: nn
+    instances:
+      - ` + hgemmNT + `
     points:
-      - {shape: [128, 128, 128], best: ` + hgemmNT + `, ms: 1, runner_up: 0}
+      - {shape: [128, 128, 128], ms: [1]}
 `, []string{"11: instance " + hgemmNT + " is of family hgemm, not sgemm"}},
 		{"family without the layout", `  - family: sgemm
     layout: tt
+    instances: [x]
     points:
-      - {shape: [128, 128, 128], best: x, ms: 1, runner_up: 0}
+      - {shape: [128, 128, 128], ms: [1]}
 `, []string{"8: family sgemm has no layout tt (it has nn, tn)"}},
 		{"not a gemm family", `  - family: gf
     layout: nn
+    instances: [x]
     points:
-      - {shape: [128, 128, 128], best: x, ms: 1, runner_up: 0}
+      - {shape: [128, 128, 128], ms: [1]}
 `, []string{`8: family "gf" is not a gemm family: only GEMMs are dispatched by a table`}},
-		{"malformed shapes", `  - family: sgemm
+		{"malformed shapes and times", `  - family: sgemm
     layout: nn
+    instances: [` + sgemmNN + `]
     points:
-      - {shape: [128, 128], best: ` + sgemmNN + `, ms: 1, runner_up: 0}
-      - {shape: [0, 128, -1], best: ` + sgemmNN + `, ms: 1, runner_up: 0}
-      - {shape: [1.5, a, 3], best: ` + sgemmNN + `, ms: 0, runner_up: 0.5}
+      - {shape: [128, 128], ms: [1]}
+      - {shape: [0, 128, -1], ms: [1, 2]}
+      - {shape: [1.5, a, 3], ms: [0]}
+      - {shape: [1, 2, 3], ms: [-1]}
+      - {shape: [1, 2, 4], ms: 1}
+      - {shape: [1, 2, 5], ms: [x]}
 `, []string{
-			"11: grid 1 point 1 shape must be [M, N, K], got 2 items",
-			`12: grid 1 point 2 shape K must be a positive integer, got "-1"`,
-			`12: grid 1 point 2 shape M must be a positive integer, got "0"`,
-			`13: grid 1 point 3 ms must be a positive time, got "0"`,
-			`13: grid 1 point 3 runner_up is the second fastest time over the fastest: at least 1, or 0 when only one instance ran; got "0.5"`,
-			`13: grid 1 point 3 shape M must be a positive integer, got "1.5"`,
-			`13: grid 1 point 3 shape N must be a positive integer, got "a"`,
+			"12: grid 1 point 1 shape must be [M, N, K], got 2 items",
+			"13: grid 1 point 2 ms has 2 times for the grid's 1 instances: one per instance, 0 where one was not measured",
+			`13: grid 1 point 2 shape K must be a positive integer, got "-1"`,
+			`13: grid 1 point 2 shape M must be a positive integer, got "0"`,
+			"14: grid 1 point 3 has no measured time: leave the shape out",
+			`14: grid 1 point 3 shape M must be a positive integer, got "1.5"`,
+			`14: grid 1 point 3 shape N must be a positive integer, got "a"`,
+			"15: grid 1 point 4 has no measured time: leave the shape out",
+			`15: grid 1 point 4 ms 1 must be a time in milliseconds, or 0 where the instance was not measured; got "-1"`,
+			"16: grid 1 point 5 ms must be a list of times, one per instance",
+			"17: grid 1 point 6 has no measured time: leave the shape out",
+			`17: grid 1 point 6 ms 1 must be a number, got "x"`,
 		}},
 		{"duplicates", `  - family: sgemm
     layout: nn
+    instances: [` + sgemmNN + `, ` + sgemmNN + `]
     points:
-      - {shape: [128, 128, 128], best: ` + sgemmNN + `, ms: 1, runner_up: 0}
-      - {shape: [128, 128, 128], best: ` + sgemmNN + `, ms: 2, runner_up: 0}
+      - {shape: [128, 128, 128], ms: [1, 1]}
+      - {shape: [128, 128, 128], ms: [2, 2]}
   - family: sgemm
     layout: nn
+    instances: [` + sgemmNN + `]
     points:
-      - {shape: [256, 128, 128], best: ` + sgemmNN + `, ms: 1, runner_up: 0}
+      - {shape: [256, 128, 128], ms: [1]}
 `, []string{
-			"12: shape [128, 128, 128] is measured twice in this grid (first on line 11); keep one",
-			"13: family sgemm layout nn has a grid already (line 8); keep one",
+			"10: grid 1: instance " + sgemmNN + " is listed twice (first on line 10); keep one",
+			"13: shape [128, 128, 128] is measured twice in this grid (first on line 12); keep one",
+			"14: family sgemm layout nn has a grid already (line 8); keep one",
 		}},
 		{"keys", `  - family: sgemm
     layout: nn
     colour: red
     points:
-      - {shape: [128, 128, 128], best: ` + sgemmNN + `, ms: 1}
+      - {shape: [128, 128, 128], best: ` + sgemmNN + `}
 `, []string{
-			`10: grid 1: unknown key "colour"; the keys are family, layout, points`,
-			`12: grid 1 point 1: missing required key "runner_up"`,
+			`8: grid 1: missing required key "instances"`,
+			`10: grid 1: unknown key "colour"; the keys are family, layout, instances, points`,
+			`12: grid 1 point 1: missing required key "ms"`,
+			`12: grid 1 point 1: unknown key "best"; the keys are shape, ms`,
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -193,7 +224,7 @@ func TestValidationErrors(t *testing.T) {
 func TestValidationOfTheTable(t *testing.T) {
 	const file = "kernels/tuning/"
 	bad := strings.NewReplacer(`arch: sm_90`, `arch: sm_80`, `date: "2026-11-23"`, `date: "23.11.2026"`).Replace(header) +
-		"  - family: sgemm\n    layout: nn\n    points:\n      - {shape: [1, 1, 1], best: " + sgemmNN + ", ms: 1, runner_up: 0}\n"
+		"  - family: sgemm\n    layout: nn\n    instances: [" + sgemmNN + "]\n    points:\n      - {shape: [1, 1, 1], ms: [1]}\n"
 	assert.Equal(t, []string{
 		file + `h100.yaml:2: a table for gpu "NVIDIA H100 80GB HBM3" goes in nvidia-h100-80gb-hbm3.yaml (or nvidia-h100-80gb-hbm3-sm_80.yaml beside another arch's)`,
 		file + "h100.yaml:3: arch sm_80 is not a target of kernels/spec.yaml",
@@ -202,7 +233,7 @@ func TestValidationOfTheTable(t *testing.T) {
 
 	// sgemm is built for sm_86 too, hgemm only for sm_90.
 	sm86 := strings.Replace(header, "arch: sm_90", "arch: sm_86", 1) +
-		"  - family: hgemm\n    layout: nt\n    points:\n      - {shape: [1, 1, 1], best: " + hgemmNT + ", ms: 1, runner_up: 0}\n"
+		"  - family: hgemm\n    layout: nt\n    instances:\n      - " + hgemmNT + "\n    points:\n      - {shape: [1, 1, 1], ms: [1]}\n"
 	assert.Equal(t, []string{
 		file + "nvidia-h100-80gb-hbm3-sm_86.yaml:11: instance " + hgemmNT + " is not built for sm_86 (it is for sm_90)",
 	}, errorsOf(t, "nvidia-h100-80gb-hbm3-sm_86.yaml", sm86))
@@ -210,6 +241,8 @@ func TestValidationOfTheTable(t *testing.T) {
 	assert.Equal(t, []string{file + "nvidia-h100-80gb-hbm3.yaml:1: table: missing required key \"grids\""},
 		errorsOf(t, "nvidia-h100-80gb-hbm3.yaml", strings.TrimSuffix(header, "grids:\n")))
 	assert.Contains(t, errorsOf(t, "nvidia-h100-80gb-hbm3.yaml", "gpu: [")[0], "nvidia-h100-80gb-hbm3.yaml:1: not YAML")
+	assert.Contains(t, errorsOf(t, "nvidia-h100-80gb-hbm3.yaml", strings.Replace(header, "version: 2", "version: 1", 1)+"  []\n"),
+		file+"nvidia-h100-80gb-hbm3.yaml:1: version 1 tables hold only each point's fastest instance; measure again with bench -tune (version 2 holds every instance's time)")
 }
 
 func TestTwoFilesForOneGPUAndArch(t *testing.T) {

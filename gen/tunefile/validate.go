@@ -13,9 +13,9 @@ import (
 
 // Validate checks decoded files against the instances of m: the arch is a
 // target; each grid's family is a gemm family of the spec with the grid's
-// layout; each point names an instance of that family and layout built for
-// the table's arch; no (GPU, arch), grid or shape appears twice; a file is
-// named after its GPU.
+// layout; each of its instances is one of that family and layout built
+// for the table's arch; no (GPU, arch), grid or shape appears twice; a file
+// is named after its GPU.
 func Validate(files []File, m *ir.Module) spec.ErrorList {
 	var errs spec.ErrorList
 	errorf := func(f File, line int, format string, args ...any) {
@@ -48,6 +48,14 @@ func Validate(files []File, m *ir.Module) spec.ErrorList {
 			if !checkGrid(m, g, func(format string, args ...any) { errorf(f, gl, format, args...) }) {
 				continue
 			}
+			for ii, name := range g.Instances {
+				if name == "" {
+					continue // reported by Parse
+				}
+				if msg := checkInstance(m, name, g, arch); msg != "" {
+					errorf(f, f.InstanceLines[gi][ii], "%s", msg)
+				}
+			}
 			shapes := map[[3]int]int{}
 			for pi, p := range g.Points {
 				pl := f.PointLines[gi][pi]
@@ -56,11 +64,6 @@ func Validate(files []File, m *ir.Module) spec.ErrorList {
 					errorf(f, pl, "shape [%d, %d, %d] is measured twice in this grid (first on line %d); keep one", p.M, p.N, p.K, first)
 				}
 				shapes[s] = pl
-				if p.Best != "" {
-					if msg := checkInstance(m, p.Best, g, arch); msg != "" {
-						errorf(f, pl, "%s", msg)
-					}
-				}
 			}
 		}
 	}

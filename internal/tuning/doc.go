@@ -5,7 +5,7 @@
 //
 // A table is measured on one GPU for one kernel arch. For each GEMM family
 // and layout of A and B it holds a grid of problem shapes (M, N, K), each
-// with the fastest instance measured there. The tables are written as YAML
+// with the time of every instance measured there. The tables are written as YAML
 // under kernels/tuning/ (Format; the generator's gen/tuning reads and
 // validates them) and compiled by kgen into go/internal/kernels/tuning_gen.go.
 //

@@ -2,6 +2,7 @@ package tuning
 
 import (
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -15,19 +16,34 @@ type Table struct {
 	Grids  []Grid
 }
 
-// Grid is the measured dispatch of one family for one layout of A and B.
+// Grid is the measured dispatch of one family for one layout of A and B:
+// the time of every instance at every point.
 type Grid struct {
-	Family string // spec family, e.g. "sgemm"
-	Layout string // "nn", "nt", "tn" or "tt": A then B, n row-major, t column-major
-	Points []Point
+	Family    string   // spec family, e.g. "sgemm"
+	Layout    string   // "nn", "nt", "tn" or "tt": A then B, n row-major, t column-major
+	Instances []string // the instances measured, the columns of each point's Ms
+	Points    []Point
 }
 
 // Point is one measured shape of a grid: C is M x N, the reduction K long.
 type Point struct {
-	M, N, K  int
-	Best     string  // the fastest instance
-	Ms       float64 // its median time in milliseconds
-	RunnerUp float64 // the second fastest instance's time over Best's; 0 when only one ran
+	M, N, K int
+	// Ms is the median time in milliseconds of each of the grid's
+	// Instances, in order; 0 where the instance was not measured (its
+	// output failed the tuner's check there, or its launch failed).
+	Ms []float64
+}
+
+// Best is the index in the grid's Instances of the fastest instance
+// measured at p (the first of equal times), or -1 when none was.
+func (p Point) Best() int {
+	best := -1
+	for i, ms := range p.Ms {
+		if ms > 0 && (best < 0 || ms < p.Ms[best]) {
+			best = i
+		}
+	}
+	return best
 }
 
 // Grid returns t's grid of family and layout, or nil.
@@ -54,41 +70,108 @@ func Find(tables []Table, gpu string, arch int) *Table {
 	return nil
 }
 
-// Select picks the grid point whose shape is nearest to M x N x K: the
-// smallest Euclidean distance between the shapes' log2 dimensions, so that
-// 2048 is as far from 1024 as from 4096 and each dimension counts the same.
-// A shape outside the grid takes its nearest edge. Exact ties (a shape at
-// the geometric midpoint of two points) go to the point that bounds the
-// shape from above in every dimension, then to the smaller shape, so the
-// choice never depends on the order of points. Dimensions below 1 count as
-// 1. ok is false for an empty grid.
-func Select(points []Point, m, n, k int) (p Point, ok bool) {
-	best := -1
-	var bestD float64
-	for i, q := range points {
-		d := Distance(q, m, n, k)
-		if best < 0 || d < bestD || (d == bestD && better(q, points[best], m, n, k)) {
-			best, bestD = i, d
+// Neighbours is how many grid points Select predicts a time from: the
+// nearest ones, so a shape between a small-K and a large-K point weighs
+// both, while a far corner of the grid does not blur the prediction.
+const Neighbours = 4
+
+// Select returns the instance predicted fastest for M x N x K (dimensions
+// below 1 count as 1); ok is false for a grid without a measured point.
+//
+// At a measured shape it is the measured fastest. Elsewhere each instance's
+// efficiency (flops per millisecond, roughly flat where a kernel suits the
+// shape, falling off where its tiles or split do not) is interpolated from
+// the Neighbours nearest points (Distance; equally distant points all
+// count) by inverse squared distance weights in log space, a weighted
+// geometric mean, and the instance with the shortest predicted time, flops
+// over predicted efficiency, wins. Only instances measured at every one of
+// those points compete, as one that failed its check near the shape may be
+// wrong at it; if none was, the nearest point's fastest is taken. Outside
+// the grid's range of M, N or K the dimension counts as the edge of the
+// range, for efficiency (not for flops). Ties go to the
+// earlier instance, so the choice never depends on the order of points.
+func Select(g *Grid, m, n, k int) (name string, ok bool) {
+	if g == nil {
+		return "", false
+	}
+	m, n, k = max(m, 1), max(n, 1), max(k, 1)
+	flops := float64(m) * float64(n) * float64(k)
+	var pts []Point
+	lo, hi := [3]int{math.MaxInt, math.MaxInt, math.MaxInt}, [3]int{}
+	for _, p := range g.Points {
+		if p.Best() < 0 || len(p.Ms) != len(g.Instances) {
+			continue // nothing measured there, or a malformed row (kgen rejects those)
+		}
+		pts = append(pts, p)
+		for i, d := range [3]int{p.M, p.N, p.K} {
+			lo[i], hi[i] = min(lo[i], d), max(hi[i], d)
+		}
+	}
+	if len(pts) == 0 {
+		return "", false
+	}
+	// Beyond the grid's range a dimension counts as the nearest edge: far
+	// from every point, inverse-distance weights would flatten to a plain
+	// mean of the nearest points, while the edge says most about it.
+	m, n, k = min(max(m, lo[0]), hi[0]), min(max(n, lo[1]), hi[1]), min(max(k, lo[2]), hi[2])
+	type near struct {
+		p Point
+		d float64
+	}
+	var ns []near
+	for _, p := range pts {
+		if p.M == m && p.N == n && p.K == k {
+			return g.Instances[p.Best()], true
+		}
+		ns = append(ns, near{p, Distance(p, m, n, k)})
+	}
+	sort.SliceStable(ns, func(i, j int) bool {
+		if ns[i].d != ns[j].d {
+			return ns[i].d < ns[j].d
+		}
+		return lessShape(ns[i].p, ns[j].p)
+	})
+	cut := min(Neighbours, len(ns))
+	for cut < len(ns) && ns[cut].d == ns[cut-1].d {
+		cut++
+	}
+	ns = ns[:cut]
+	best, bestMs := -1, 0.0
+	for i := range g.Instances {
+		var sw, slog float64
+		for _, q := range ns {
+			if q.p.Ms[i] <= 0 {
+				sw = -1
+				break
+			}
+			w := 1 / (q.d * q.d)
+			sw += w
+			slog += w * math.Log(float64(q.p.M)*float64(q.p.N)*float64(q.p.K)/q.p.Ms[i])
+		}
+		if sw <= 0 {
+			continue
+		}
+		ms := flops / math.Exp(slog/sw)
+		if best < 0 || ms < bestMs {
+			best, bestMs = i, ms
 		}
 	}
 	if best < 0 {
-		return Point{}, false
+		best = ns[0].p.Best()
 	}
-	return points[best], true
+	return g.Instances[best], true
 }
 
-// Distance is Select's distance between a point's shape and M x N x K.
+// Distance is Select's distance between a point's shape and M x N x K: the
+// Euclidean distance between the shapes' log2 dimensions, so that 2048 is
+// as far from 1024 as from 4096 and each dimension counts the same.
 func Distance(p Point, m, n, k int) float64 {
 	dm, dn, dk := lg(p.M)-lg(m), lg(p.N)-lg(n), lg(p.K)-lg(k)
 	return math.Sqrt(dm*dm + dn*dn + dk*dk)
 }
 
-// better breaks a distance tie between q and r for the shape m x n x k.
-func better(q, r Point, m, n, k int) bool {
-	qb, rb := bounds(q, m, n, k), bounds(r, m, n, k)
-	if qb != rb {
-		return qb
-	}
+// lessShape orders points by M, N, then K.
+func lessShape(q, r Point) bool {
 	if q.M != r.M {
 		return q.M < r.M
 	}
@@ -97,8 +180,6 @@ func better(q, r Point, m, n, k int) bool {
 	}
 	return q.K < r.K
 }
-
-func bounds(p Point, m, n, k int) bool { return p.M >= m && p.N >= n && p.K >= k }
 
 func lg(x int) float64 { return math.Log2(float64(max(x, 1))) }
 

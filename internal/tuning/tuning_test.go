@@ -1,7 +1,6 @@
 package tuning
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -9,87 +8,174 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// square is a grid of square shapes, each point named after its size.
-func square(sizes ...int) []Point {
-	var ps []Point
-	for _, s := range sizes {
-		ps = append(ps, Point{M: s, N: s, K: s, Best: fmt.Sprint(s)})
+// timed is a grid of the named instances whose times at each shape come
+// from eff, each instance's efficiency (flops per ms) there.
+func timed(instances []string, shapes [][3]int, eff func(inst int, s [3]int) float64) Grid {
+	g := Grid{Family: "sgemm", Layout: "nn", Instances: instances}
+	for _, s := range shapes {
+		p := Point{M: s[0], N: s[1], K: s[2]}
+		for i := range instances {
+			ms := 0.0
+			if e := eff(i, s); e > 0 {
+				ms = float64(s[0]) * float64(s[1]) * float64(s[2]) / e
+			}
+			p.Ms = append(p.Ms, ms)
+		}
+		g.Points = append(g.Points, p)
 	}
-	return ps
+	return g
 }
 
-func name(m, n, k int) string { return Point{M: m, N: n, K: k}.shape() }
-
-func (p Point) shape() string {
-	return string(rune('a'+lgInt(p.M))) + string(rune('a'+lgInt(p.N))) + string(rune('a'+lgInt(p.K)))
+// cube is the 8 corners of {lo, hi}^3.
+func cube(lo, hi int) [][3]int {
+	var out [][3]int
+	for _, m := range []int{lo, hi} {
+		for _, n := range []int{lo, hi} {
+			for _, k := range []int{lo, hi} {
+				out = append(out, [3]int{m, n, k})
+			}
+		}
+	}
+	return out
 }
 
-func lgInt(x int) int { return int(lg(x) + 0.5) }
-
-func TestSelectExactPointsPickThemselves(t *testing.T) {
-	grid := append(square(128, 256, 1024, 4096, 8192),
-		Point{M: 8192, N: 8192, K: 128, Best: "skinny-k"}, Point{M: 128, N: 8192, K: 8192, Best: "skinny-m"},
-		Point{M: 4097, N: 4097, K: 4097, Best: "odd"}, Point{M: 1000, N: 3000, K: 500, Best: "rect"})
-	// Shuffled: the answer must not depend on the order of the points.
+func TestSelectExactPointsPickTheMeasuredFastest(t *testing.T) {
+	shapes := append(cube(128, 8192), [3]int{4097, 4097, 4097}, [3]int{1000, 3000, 500}, [3]int{64, 64, 65536})
 	rng := rand.New(rand.NewPCG(1, 2))
+	insts := []string{"a", "b", "c", "d", "e"}
+	// Random efficiencies: the winner changes from point to point, and the
+	// neighbours' predictions would often pick another one.
+	g := timed(insts, shapes, func(int, [3]int) float64 { return 1 + 99*rng.Float64() })
 	for range 5 {
-		rng.Shuffle(len(grid), func(i, j int) { grid[i], grid[j] = grid[j], grid[i] })
-		for _, p := range grid {
-			got, ok := Select(grid, p.M, p.N, p.K)
+		rng.Shuffle(len(g.Points), func(i, j int) { g.Points[i], g.Points[j] = g.Points[j], g.Points[i] })
+		for _, p := range g.Points {
+			fastest, ms := "", 0.0
+			for i, x := range p.Ms {
+				if fastest == "" || x < ms {
+					fastest, ms = insts[i], x
+				}
+			}
+			got, ok := Select(&g, p.M, p.N, p.K)
 			require.True(t, ok)
-			assert.Equal(t, p, got, "%dx%dx%d", p.M, p.N, p.K)
+			assert.Equal(t, fastest, got, "%dx%dx%d", p.M, p.N, p.K)
 		}
 	}
 }
 
+// corners: "splitk" is fast on a small C with a long K, "big" on a large C,
+// "flat" is mediocre everywhere; efficiencies per corner of {256, 4096}^3.
+func corners() Grid {
+	return timed([]string{"big", "flat", "splitk"}, cube(256, 4096), func(i int, s [3]int) float64 {
+		largeC := s[0] == 4096 && s[1] == 4096
+		smallCLongK := s[0] == 256 && s[1] == 256 && s[2] == 4096
+		switch {
+		case i == 0 && largeC:
+			return 100
+		case i == 0:
+			return 10
+		case i == 2 && smallCLongK:
+			return 80
+		case i == 2:
+			return 5
+		}
+		return 30
+	})
+}
+
 func TestSelectBetweenPoints(t *testing.T) {
-	grid := square(256, 1024, 4096)
-	for _, tc := range []struct{ m, n, k, want int }{
-		{400, 400, 400, 256},     // log2 400 = 8.64: nearer 8 than 10
-		{600, 600, 600, 1024},    // 9.23
-		{3000, 3000, 3000, 4096}, // 11.55
-		{2048, 2048, 2048, 4096}, // the exact midpoint of 1024 and 4096: the point that bounds it
-		{512, 512, 512, 1024},    // midpoint of 256 and 1024: the bounding one again
-		{1024, 1024, 100, 256},   // K pulls towards the small point: (0,0,1.4)+(2,2,...) distances
-		{4096, 4096, 300, 1024},  // d(1024)^2 = 4+4+ (10-8.2)^2 = 11.3; d(4096)^2 = 0+0+3.8^2 = 14.4
+	g := corners()
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{3000, 3500, 2000, "big"},  // near the large-C corners
+		{4000, 4000, 300, "big"},   // the large C, short K corner
+		{300, 280, 3000, "splitk"}, // near the small-C, long-K corner
+		{256, 256, 2048, "splitk"}, // on the edge towards it
+		{300, 3000, 300, "flat"},   // a corner neither fast kernel suits
+		{3000, 300, 1000, "flat"},  // between two such corners
+		{1024, 1024, 1024, "flat"}, // the centre: every corner weighs the same (see below)
 	} {
-		got, ok := Select(grid, tc.m, tc.n, tc.k)
+		got, ok := Select(&g, tc.m, tc.n, tc.k)
 		require.True(t, ok)
-		assert.Equal(t, tc.want, got.M, "%dx%dx%d", tc.m, tc.n, tc.k)
+		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
 	}
+	// At the centre all 8 corners are equally distant, so the prediction
+	// is each instance's geometric mean efficiency: big 10^(6/8) 100^(2/8)
+	// = 17.8, flat 30, splitk 5^(7/8) 80^(1/8) = 7.0.
 }
 
-func TestSelectOutsideTheGridTakesTheEdge(t *testing.T) {
-	grid := square(128, 1024, 8192)
-	for _, tc := range []struct{ m, n, k, want int }{
-		{1, 1, 1, 128}, {0, 0, 0, 128}, {7, 35, 1, 128}, {-3, 5, 0, 128},
-		{65536, 65536, 65536, 8192}, {1 << 30, 1, 1 << 30, 8192}, // 17^2+13^2+17^2 beats 1024's 20^2+10^2+20^2
+func TestSelectOutsideTheGridTakesTheNearestPoints(t *testing.T) {
+	g := corners()
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{1, 1, 65536, "splitk"}, {0, -3, 1 << 20, "splitk"},
+		{65536, 65536, 65536, "big"}, {1 << 20, 1 << 20, 1, "big"},
+		{1, 1, 1, "flat"}, {0, 0, 0, "flat"}, {7, 35, 1, "flat"},
 	} {
-		got, ok := Select(grid, tc.m, tc.n, tc.k)
+		got, ok := Select(&g, tc.m, tc.n, tc.k)
 		require.True(t, ok)
-		assert.Equal(t, tc.want, got.M, "%dx%dx%d", tc.m, tc.n, tc.k)
+		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
 	}
 }
 
-func TestSelectTieGoesToTheBoundingPoint(t *testing.T) {
-	// 2048 is as far (in log2) from 1024 as from 4096 in M; the points
-	// differ only there, so the tie is exact.
-	lo := Point{M: 1024, N: 512, K: 512, Best: "lo"}
-	hi := Point{M: 4096, N: 512, K: 512, Best: "hi"}
-	for _, grid := range [][]Point{{lo, hi}, {hi, lo}} {
-		got, _ := Select(grid, 2048, 512, 512)
-		assert.Equal(t, "hi", got.Best)
-	}
-	// Neither bounds 2048 x 600: the smaller shape wins, whatever the order.
-	for _, grid := range [][]Point{{lo, hi}, {hi, lo}} {
-		got, _ := Select(grid, 2048, 600, 512)
-		assert.Equal(t, "lo", got.Best)
+func TestSelectPredictsByFlops(t *testing.T) {
+	// One instance twice as efficient everywhere wins everywhere, also
+	// where the other is the only one measured nearby... which it is not
+	// here: both are measured at every point.
+	g := timed([]string{"slow", "fast"}, cube(128, 2048), func(i int, s [3]int) float64 {
+		return float64(1+i) * float64(s[0]+s[2]) // efficiency varying with the shape
+	})
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		m, n, k := rng.IntN(5000), rng.IntN(5000), rng.IntN(5000)
+		got, ok := Select(&g, m, n, k)
+		require.True(t, ok)
+		assert.Equal(t, "fast", got, "%dx%dx%d", m, n, k)
 	}
 }
 
-func TestSelectEmptyGrid(t *testing.T) {
-	_, ok := Select(nil, 5, 5, 5)
-	assert.False(t, ok)
+func TestSelectSkipsInstancesMissingNearby(t *testing.T) {
+	g := corners()
+	// splitk fails its check at the corner it is fastest at: it must not
+	// be picked near there, as a kernel wrong next door may be wrong here.
+	for i, p := range g.Points {
+		if p.M == 256 && p.N == 256 && p.K == 4096 {
+			g.Points[i].Ms[2] = 0
+		}
+	}
+	got, ok := Select(&g, 300, 280, 3000)
+	require.True(t, ok)
+	assert.NotEqual(t, "splitk", got)
+	got, _ = Select(&g, 256, 256, 4096)
+	assert.Equal(t, "flat", got, "the measured fastest of those measured")
+
+	// No instance measured at all the neighbours: the nearest point's fastest.
+	h := Grid{Instances: []string{"x", "y"}, Points: []Point{
+		{M: 256, N: 256, K: 256, Ms: []float64{1, 0}},
+		{M: 1024, N: 1024, K: 1024, Ms: []float64{0, 1}},
+	}}
+	got, _ = Select(&h, 300, 300, 300)
+	assert.Equal(t, "x", got)
+	got, _ = Select(&h, 900, 900, 900)
+	assert.Equal(t, "y", got)
+
+	// Points with nothing measured, or a row of the wrong length, are left out.
+	h.Points = append(h.Points, Point{M: 512, N: 512, K: 512, Ms: []float64{0, 0}}, Point{M: 600, N: 600, K: 600, Ms: []float64{1}})
+	got, _ = Select(&h, 512, 512, 512)
+	assert.Equal(t, "x", got, "256 is nearer than 1024 in log2 once 512 and 600 are skipped")
+	for _, empty := range []*Grid{nil, {}, {Instances: []string{"x"}, Points: []Point{{M: 1, N: 1, K: 1, Ms: []float64{0}}}}} {
+		_, ok := Select(empty, 5, 5, 5)
+		assert.False(t, ok)
+	}
+}
+
+func TestPointBest(t *testing.T) {
+	assert.Equal(t, 1, Point{Ms: []float64{2, 1, 0, 1}}.Best(), "the first of equal times; 0 is not measured")
+	assert.Equal(t, -1, Point{Ms: []float64{0, 0}}.Best())
+	assert.Equal(t, -1, Point{}.Best())
 }
 
 func TestDistanceIsSymmetricInLogSpace(t *testing.T) {
