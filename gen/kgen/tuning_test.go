@@ -49,7 +49,7 @@ func TestLoadCompilesTuningTables(t *testing.T) {
 		t.Fatal("the spec has no sgemm nn instance")
 	}
 	table := tuning.Table{GPU: "Test GPU", Arch: 90, Driver: "12.4", NVCC: "nvcc 11.8", Date: "2026-11-23", Grids: []tuning.Grid{
-		{Family: "sgemm", Layout: "nn", Points: []tuning.Point{{M: 7, N: 35, K: 4097, Best: name, Ms: 0.5}}},
+		{Family: "sgemm", Layout: "nn", Instances: []string{name}, Points: []tuning.Point{{M: 7, N: 35, K: 4097, Ms: []float64{0.5}}}},
 	}}
 	tm, err := Load(tuningRoot(t, tuning.Format(table)), "kernels/spec.yaml")
 	if err != nil {
@@ -62,16 +62,16 @@ func TestLoadCompilesTuningTables(t *testing.T) {
 	found := false
 	for _, f := range files {
 		if f.Path == gobind.TuningPath {
-			found = strings.Contains(string(f.Content), `{M: 7, N: 35, K: 4097, Best: "`+name+`", Ms: 0.5, RunnerUp: 0}`)
+			found = strings.Contains(string(f.Content), `{M: 7, N: 35, K: 4097, Ms: []float64{0.5}}`) && strings.Contains(string(f.Content), `"`+name+`",`)
 		}
 	}
 	if !found {
 		t.Errorf("%s does not hold the table's point", gobind.TuningPath)
 	}
 
-	table.Grids[0].Points[0].Best = name + "_gone"
+	table.Grids[0].Instances[0] = name + "_gone"
 	_, err = Load(tuningRoot(t, tuning.Format(table)), "kernels/spec.yaml")
-	want := "kernels/tuning/test-gpu.yaml:15: unknown instance " + name + "_gone: kernels/spec.yaml generates no kernel of that name"
+	want := "kernels/tuning/test-gpu.yaml:14: unknown instance " + name + "_gone: kernels/spec.yaml generates no kernel of that name"
 	if err == nil || err.Error() != want {
 		t.Errorf("Load with a stale table: %v\nwant: %s", err, want)
 	}

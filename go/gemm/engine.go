@@ -398,9 +398,9 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 }
 
 // choose finds the instance named name, or for an empty name the one that
-// suits the problem: the point nearest to M x N x K in the device's
-// measured table, when it has one for the heuristic's family and the
-// layouts; otherwise the heuristic: the first tiling in ranking order that
+// suits the problem: the instance tuning.Select predicts fastest at
+// M x N x K from the device's measured table, when it has one for the
+// heuristic's family and the layouts; otherwise the heuristic: the first tiling in ranking order that
 // gives every multiprocessor at least one block, else the one giving the
 // most blocks. The table only refines the choice within the family the
 // heuristic picks from, so an fp16-accumulating family (hgemmh) never runs
@@ -428,12 +428,12 @@ func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels
 	if grid == nil {
 		return h, c, nil
 	}
-	p, ok := tuning.Select(grid.Points, m, n, k)
+	best, ok := tuning.Select(grid, m, n, k)
 	if !ok {
 		return h, c, nil
 	}
-	if i := slices.IndexFunc(cands, func(g kernels.GEMM) bool { return g.Name == p.Best }); i >= 0 {
-		c.Name, c.Source = p.Best, Table
+	if i := slices.IndexFunc(cands, func(g kernels.GEMM) bool { return g.Name == best }); i >= 0 {
+		c.Name, c.Source = best, Table
 		return cands[i], c, nil
 	}
 	return h, c, nil // a table naming a kernel this binary lacks: kgen checks that, so not reached

@@ -49,21 +49,24 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 	// The table's picks differ from the heuristic's wherever possible: the
 	// last instance in table order for small shapes, the first for large.
 	small, large := nt[len(nt)-1], nt[0]
+	// Efficiencies (flops per ms): small wins at 256^3 and at 8192x8192x128,
+	// large at 8192^3.
+	ms := func(m, n, k int, eff float64) float64 { return float64(m) * float64(n) * float64(k) / eff }
 	e.tune = &tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
-		{Family: family, Layout: "nt", Points: []tuning.Point{
-			{M: 256, N: 256, K: 256, Best: small},
-			{M: 8192, N: 8192, K: 8192, Best: large},
-			{M: 8192, N: 8192, K: 128, Best: small},
+		{Family: family, Layout: "nt", Instances: []string{small, large}, Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Ms: []float64{ms(256, 256, 256, 10), ms(256, 256, 256, 1)}},
+			{M: 8192, N: 8192, K: 8192, Ms: []float64{ms(8192, 8192, 8192, 10), ms(8192, 8192, 8192, 100)}},
+			{M: 8192, N: 8192, K: 128, Ms: []float64{ms(8192, 8192, 128, 50), ms(8192, 8192, 128, 10)}},
 		}},
 	}}
 	for _, tc := range []struct {
 		m, n, k int
 		want    string
 	}{
-		{256, 256, 256, small}, {1, 1, 1, small}, {1000, 1000, 1000, small}, // log2 1000 = 9.97: nearer 8 than 13
+		{256, 256, 256, small}, {1, 1, 1, small}, {1000, 1000, 1000, small},
 		{5000, 5000, 5000, large}, {65536, 65536, 65536, large},
 		{8192, 8192, 100, small}, {8192, 8192, 900, small}, {8192, 8192, 4096, large},
-		{8192, 8192, 1024, large}, // K midway between 128 and 8192: the point that bounds it
+		{8192, 8192, 1024, large}, // equally far from both 8192 points: large's 100 outweighs small's 50
 	} {
 		c, err := e.Pick(F32, RowMajor, ColMajor, tc.m, tc.n, tc.k)
 		require.NoError(t, err)
@@ -83,7 +86,8 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 		assert.Equal(t, Heuristic, c.Source, "hgemm has no grid")
 	}
 	// A name the binary does not have (kgen rejects such tables) is ignored.
-	e.tune.Grids[0].Points = []tuning.Point{{M: 256, N: 256, K: 256, Best: "sgemm_nt_f32_nonesuch"}}
+	e.tune.Grids[0].Instances = []string{"sgemm_nt_f32_nonesuch"}
+	e.tune.Grids[0].Points = []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{1}}}
 	for _, s := range shapes {
 		c, err := e.Pick(F32, RowMajor, ColMajor, s[0], s[1], s[2])
 		require.NoError(t, err)

@@ -9,6 +9,7 @@ package gobind
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"text/template"
 
 	"github.com/kgen-gpu/kgen/gen/emit"
@@ -94,11 +95,17 @@ var Tunings = []tuning.Table{
 	{GPU: {{printf "%q" .GPU}}, Arch: {{.Arch}}, Driver: {{printf "%q" .Driver}}, NVCC: {{printf "%q" .NVCC}}, Date: {{printf "%q" .Date}},
 		Grids: []tuning.Grid{
 {{- range .Grids}}
-			{Family: {{printf "%q" .Family}}, Layout: {{printf "%q" .Layout}}, Points: []tuning.Point{
-{{- range .Points}}
-				{M: {{.M}}, N: {{.N}}, K: {{.K}}, Best: {{printf "%q" .Best}}, Ms: {{num .Ms}}, RunnerUp: {{num .RunnerUp}}},
+			{Family: {{printf "%q" .Family}}, Layout: {{printf "%q" .Layout}},
+				Instances: []string{
+{{- range .Instances}}
+					{{printf "%q" .}},
 {{- end}}
-			}},
+				},
+				Points: []tuning.Point{
+{{- range .Points}}
+					{M: {{.M}}, N: {{.N}}, K: {{.K}}, Ms: []float64{ {{- nums .Ms -}} }},
+{{- end}}
+				}},
 {{- end}}
 		}},
 {{- end}}
@@ -106,7 +113,13 @@ var Tunings = []tuning.Table{
 `
 
 var tuningTemplate = emit.Template("tuning_gen.go", tuningSource, map[string]any{
-	"num": func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) },
+	"nums": func(xs []float64) string {
+		out := make([]string, len(xs))
+		for i, x := range xs {
+			out[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return strings.Join(out, ", ")
+	},
 })
 
 type entry struct {

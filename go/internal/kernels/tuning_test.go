@@ -10,8 +10,9 @@ import (
 )
 
 // checkTables says what is wrong with tables against the instance table
-// gemms: every point must name a GEMM of its grid's family and layout built
-// for its table's arch, and no GPU and arch may have two tables. kgen checks
+// gemms: every grid's instances must be GEMMs of its family and layout built
+// for its table's arch, every point must have a time per instance, and no
+// GPU and arch may have two tables. kgen checks
 // the YAML the same way; this checks what reached the binary.
 func checkTables(tables []tuning.Table, gemms []GEMM) []string {
 	var bad []string
@@ -23,16 +24,22 @@ func checkTables(tables []tuning.Table, gemms []GEMM) []string {
 		}
 		seen[key] = true
 		for _, g := range t.Grids {
-			for _, p := range g.Points {
-				k, ok := Named(ForArch(gemms, t.Arch), p.Best)
+			for _, name := range g.Instances {
+				k, ok := Named(ForArch(gemms, t.Arch), name)
 				switch {
 				case !ok:
-					bad = append(bad, fmt.Sprintf("%s %s %s: %s is not built for sm_%d", key, g.Family, g.Layout, p.Best, t.Arch))
+					bad = append(bad, fmt.Sprintf("%s %s %s: %s is not built for sm_%d", key, g.Family, g.Layout, name, t.Arch))
 				case k.Family != g.Family || tuning.Layout(k.Tiling.A == ColMajor, k.Tiling.B == ColMajor) != g.Layout || k.Tiling.C != RowMajor:
-					bad = append(bad, fmt.Sprintf("%s %s %s: %s is of family %s, layout %s%s", key, g.Family, g.Layout, p.Best,
+					bad = append(bad, fmt.Sprintf("%s %s %s: %s is of family %s, layout %s%s", key, g.Family, g.Layout, name,
 						k.Family, tuning.Layout(k.Tiling.A == ColMajor, k.Tiling.B == ColMajor), map[bool]string{true: ", column-major C"}[k.Tiling.C != RowMajor]))
+				}
+			}
+			for _, p := range g.Points {
+				switch {
 				case p.M < 1 || p.N < 1 || p.K < 1:
 					bad = append(bad, fmt.Sprintf("%s %s %s: shape %dx%dx%d", key, g.Family, g.Layout, p.M, p.N, p.K))
+				case len(p.Ms) != len(g.Instances) || p.Best() < 0:
+					bad = append(bad, fmt.Sprintf("%s %s %s: %dx%dx%d has %d times for %d instances", key, g.Family, g.Layout, p.M, p.N, p.K, len(p.Ms), len(g.Instances)))
 				}
 			}
 		}
@@ -64,17 +71,19 @@ func TestCheckTablesFindsBadNames(t *testing.T) {
 	if sg.Name == "" || other.Name == "" {
 		t.Fatal("no two GEMMs of one family and different layouts on sm_90")
 	}
-	good := tuning.Table{GPU: "G", Arch: 90, Grids: []tuning.Grid{{Family: sg.Family, Layout: "nn", Points: []tuning.Point{{M: 1, N: 1, K: 1, Best: sg.Name}}}}}
+	good := tuning.Table{GPU: "G", Arch: 90, Grids: []tuning.Grid{{Family: sg.Family, Layout: "nn", Instances: []string{sg.Name}, Points: []tuning.Point{{M: 1, N: 1, K: 1, Ms: []float64{1}}}}}}
 	assert.Empty(t, checkTables([]tuning.Table{good}, GEMMs))
 	for name, mutate := range map[string]func(*tuning.Table){
-		"unknown":      func(t *tuning.Table) { t.Grids[0].Points[0].Best = "sgemm_nonesuch" },
-		"wrong layout": func(t *tuning.Table) { t.Grids[0].Points[0].Best = other.Name },
+		"unknown":      func(t *tuning.Table) { t.Grids[0].Instances = []string{"sgemm_nonesuch"} },
+		"wrong layout": func(t *tuning.Table) { t.Grids[0].Instances = []string{other.Name} },
+		"short row":    func(t *tuning.Table) { t.Grids[0].Points[0].Ms = nil },
+		"not measured": func(t *tuning.Table) { t.Grids[0].Points[0].Ms = []float64{0} },
 		"wrong family": func(t *tuning.Table) { t.Grids[0].Family = "x" + sg.Family },
 		"wrong arch":   func(t *tuning.Table) { t.Arch = 75 },
 		"bad shape":    func(t *tuning.Table) { t.Grids[0].Points[0].K = 0 },
 	} {
 		bad := good
-		bad.Grids = []tuning.Grid{{Family: sg.Family, Layout: "nn", Points: []tuning.Point{good.Grids[0].Points[0]}}}
+		bad.Grids = []tuning.Grid{{Family: sg.Family, Layout: "nn", Instances: []string{sg.Name}, Points: []tuning.Point{{M: 1, N: 1, K: 1, Ms: []float64{1}}}}}
 		mutate(&bad)
 		assert.Len(t, checkTables([]tuning.Table{bad}, GEMMs), 1, name)
 	}
