@@ -20,13 +20,17 @@ func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K) }
 
 func (s shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
 
-// tuneGrids are the shapes a table holds: square sizes, skinny shapes (a
-// short K, a short M or N, a long K on a small C) and odd ones.
+// tuneGrids are the shapes a table holds: square sizes (dense where the
+// best tiling changes, 512 to 3072), a small C with a long K (where split-K
+// wins, by how much depending on K), skinny shapes (a short K, a short M or
+// N) and odd ones (a tile plus one, non-powers of two).
 var tuneGrids = map[string][]shape{
 	"full": {
-		{128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-		{8192, 8192, 128}, {128, 8192, 8192}, {8192, 128, 8192}, {64, 64, 65536},
-		{4097, 4097, 4097}, {1000, 3000, 500},
+		{128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024}, {1536, 1536, 1536},
+		{2048, 2048, 2048}, {3072, 3072, 3072}, {4096, 4096, 4096}, {8192, 8192, 8192},
+		{128, 128, 4096}, {256, 256, 4096}, {512, 512, 8192}, {256, 256, 16384}, {1024, 1024, 8192}, {64, 64, 65536},
+		{8192, 8192, 128}, {4096, 4096, 256}, {2048, 2048, 512}, {128, 8192, 8192}, {8192, 128, 8192}, {128, 4096, 1024}, {4096, 128, 1024},
+		{4097, 4097, 4097}, {1000, 3000, 500}, {1023, 1023, 1023}, {640, 2560, 1280},
 	},
 	"small": {{256, 256, 256}, {1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 128}, {1000, 3000, 500}},
 }
@@ -125,23 +129,32 @@ func ranked(times map[string]float64) []string {
 
 // buildGrids makes a table's grids from the times at the grid shapes:
 // families in the given order, layouts nn, nt, tn, tt, points in the grid's
-// order; each the fastest instance, its time (four digits) and the
-// runner-up's ratio (three decimals, 0 when one instance ran). A shape
-// where no instance ran is left out.
+// order; the instances measured at any of them in name order, each point
+// their times (four digits), 0 where one was not measured. A shape where
+// no instance ran is left out.
 func buildGrids(t timings, families []string, grid []shape) []tuning.Grid {
 	var out []tuning.Grid
 	for _, f := range families {
 		for _, l := range []string{"nn", "nt", "tn", "tt"} {
 			g := tuning.Grid{Family: f, Layout: l}
+			seen := map[string]bool{}
+			for _, s := range grid {
+				for name := range t[gridKey{f, l}][s] {
+					if !seen[name] {
+						seen[name] = true
+						g.Instances = append(g.Instances, name)
+					}
+				}
+			}
+			sort.Strings(g.Instances)
 			for _, s := range grid {
 				times := t[gridKey{f, l}][s]
 				if len(times) == 0 {
 					continue
 				}
-				r := ranked(times)
-				p := tuning.Point{M: s.M, N: s.N, K: s.K, Best: r[0], Ms: round(times[r[0]], 4)}
-				if len(r) > 1 {
-					p.RunnerUp = math.Round(1000*times[r[1]]/times[r[0]]) / 1000
+				p := tuning.Point{M: s.M, N: s.N, K: s.K, Ms: make([]float64, len(g.Instances))}
+				for i, name := range g.Instances {
+					p.Ms[i] = round(times[name], 4) // 0 when absent
 				}
 				g.Points = append(g.Points, p)
 			}
@@ -229,15 +242,27 @@ func score(t timings, pick func(k gridKey, s shape) string, tol float64) []verdi
 // tablePick is tuning.Select over the new table, as the engine will use it.
 func tablePick(grids []tuning.Grid) func(gridKey, shape) string {
 	return func(k gridKey, s shape) string {
-		for _, g := range grids {
-			if g.Family == k.family && g.Layout == k.layout {
-				if p, ok := tuning.Select(g.Points, s.M, s.N, s.K); ok {
-					return p.Best
-				}
+		for i := range grids {
+			if grids[i].Family == k.family && grids[i].Layout == k.layout {
+				name, _ := tuning.Select(&grids[i], s.M, s.N, s.K)
+				return name
 			}
 		}
 		return ""
 	}
+}
+
+// only is t restricted to shapes.
+func only(t timings, shapes []shape) timings {
+	out := timings{}
+	for k, byShape := range t {
+		for _, s := range shapes {
+			for name, ms := range byShape[s] {
+				out.add(k, s, name, ms)
+			}
+		}
+	}
+	return out
 }
 
 // printVerdicts writes one line per grid and the overall worst case.

@@ -62,26 +62,28 @@ func TestBuildGridsAndScore(t *testing.T) {
 	tm := timings{}
 	nn := gridKey{"sgemm", "nn"}
 	tm.add(nn, s1, "small", 0.0100)
-	tm.add(nn, s1, "large", 0.0123456)
+	tm.add(nn, s1, "large", 0.0111)
 	tm.add(nn, s2, "small", 3.0)
 	tm.add(nn, s2, "large", 2.5)
-	tm.add(nn, mid, "small", 0.5) // 1024 is 2 (log2) from both points in each dimension: the tie goes to 4096, which bounds it
+	tm.add(nn, mid, "small", 0.5) // not a grid shape: scored, not in the table
 	tm.add(nn, mid, "large", 0.4)
 	tm.add(gridKey{"hgemmh", "nn"}, s1, "only", 0.001)
+	tm.add(nn, s2, "absent", 9) // measured at s2 only: 0 at s1
 
 	grids := buildGrids(tm, []string{"sgemm", "hgemmh"}, []shape{s1, s2})
 	require.Equal(t, []tuning.Grid{
-		{Family: "sgemm", Layout: "nn", Points: []tuning.Point{
-			{M: 256, N: 256, K: 256, Best: "small", Ms: 0.01, RunnerUp: 1.235},
-			{M: 4096, N: 4096, K: 4096, Best: "large", Ms: 2.5, RunnerUp: 1.2},
+		{Family: "sgemm", Layout: "nn", Instances: []string{"absent", "large", "small"}, Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Ms: []float64{0, 0.0111, 0.01}},
+			{M: 4096, N: 4096, K: 4096, Ms: []float64{9, 2.5, 3}},
 		}},
-		{Family: "hgemmh", Layout: "nn", Points: []tuning.Point{{M: 256, N: 256, K: 256, Best: "only", Ms: 0.001}}},
+		{Family: "hgemmh", Layout: "nn", Instances: []string{"only"}, Points: []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{0.001}}}},
 	}, grids)
+	delete(tm[nn][s2], "absent")
 
 	vs := score(tm, tablePick(grids), 0.05)
 	require.Len(t, vs, 2)
 	assert.Equal(t, gridKey{"hgemmh", "nn"}, vs[0].key)
-	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too")
+	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too: the geometric mean of large's times (2.5 x 0.0111) is below small's (3 x 0.01)")
 	assert.Equal(t, 3, vs[1].shapes)
 
 	// A rule that always picks "small" is 1.25x off at the midpoint, 1.2x at s2.
@@ -108,10 +110,10 @@ func TestTuneItersAndEstimate(t *testing.T) {
 
 	full, _ := gridShapes("full")
 	shapes := append(full, betweenShapes(full, 8, 1, tuneMaxFlops)...)
-	// The H100 build: 5 sgemm tilings and 3 hgemm ones in four layouts, one hgemmh.
-	count := map[string]int{"sgemm": 20, "hgemm": 12, "hgemmh": 1}
+	// The H100 build: 7 sgemm tilings and 5 hgemm ones in four layouts, hgemmh in two.
+	count := map[string]int{"sgemm": 28, "hgemm": 20, "hgemmh": 2}
 	secs := estimateSeconds(shapes, count, h100Model, 3, 20)
-	assert.Less(t, secs, 8*60.0, "a full run must fit in 8 minutes")
+	assert.Less(t, secs, 4*60.0, "a full run must fit in 4 minutes")
 	assert.Greater(t, secs, 30.0, "the 8192 SGEMMs alone take this long: the model is not empty")
 	t.Logf("full grid: %d shapes, about %.0f s on an H100", len(shapes), secs)
 	small, _ := gridShapes("small")
