@@ -133,3 +133,40 @@ func TestCheckBound(t *testing.T) {
 	assert.InDelta(t, 8*16*0x1p-24, checkBound(gemm.F32, 256), 1e-15)
 	assert.InDelta(t, 8*64*0x1p-11, checkBound(gemm.F16, 4096), 1e-15)
 }
+
+// TestSmokeTableGridPoints replays the first H100 run's sgemm nn table
+// (2026-11-23, a version 1 table: each point's fastest, its time and the
+// runner-up's ratio) in the version 2 model: at each point the fastest has
+// its time and every other instance the runner-up's (the least any other
+// took). tuning.Select must still pick the measured fastest at every grid
+// point, as nearest-point selection did.
+func TestSmokeTableGridPoints(t *testing.T) {
+	const pre = "sgemm_nn_f32_"
+	smoke := []struct {
+		s            shape
+		best         string
+		ms, runnerUp float64
+	}{
+		{shape{256, 256, 256}, pre + "b64x64x8_w32x32_t4x8_s4_o4_k128", 0.009912, 1.282},
+		{shape{1024, 1024, 1024}, pre + "b128x128x8_w32x64_t8x8_s4_o2_k4", 0.06188, 1.116},
+		{shape{4096, 4096, 4096}, pre + "b128x256x16_w64x64_t8x16_s3", 2.804, 1.052},
+		{shape{8192, 8192, 128}, pre + "b128x128x16_w32x64_t8x8_s3", 0.4045, 1.023},
+		{shape{1000, 3000, 500}, pre + "b128x64x8_w64x32_t8x8_s4_o3", 0.1297, 1.009},
+	}
+	tm := timings{}
+	var grid []shape
+	for _, p := range smoke {
+		grid = append(grid, p.s)
+		for _, q := range smoke {
+			ms := p.ms * p.runnerUp
+			if q.best == p.best {
+				ms = p.ms
+			}
+			tm.add(gridKey{"sgemm", "nn"}, p.s, q.best, ms)
+		}
+	}
+	vs := score(tm, tablePick(buildGrids(tm, []string{"sgemm"}, grid)), tuneTolerance)
+	require.Len(t, vs, 1)
+	assert.Equal(t, 1.0, vs[0].worst, "worst at %s: picked %s, best %s", vs[0].worstShape, vs[0].pick, vs[0].best)
+	assert.Equal(t, len(smoke), vs[0].shapes)
+}
