@@ -114,3 +114,29 @@ func TestEveryOpWithParamsHasASignature(t *testing.T) {
 		}
 	}
 }
+
+func TestLadderStepsTable(t *testing.T) {
+	for _, s := range AllLadderSteps {
+		row, ok := LadderSteps[s]
+		if !ok || row.Name == "" || row.CUDA == "" {
+			t.Errorf("LadderStep %d: incomplete table row %+v", s, row)
+		}
+		if back, ok := ParseLadderStep(row.Name); !ok || back != s {
+			t.Errorf("ParseLadderStep(%q) = %v, %v", row.Name, back, ok)
+		}
+	}
+	if len(LadderSteps) != len(AllLadderSteps)+1 { // + LadderNone
+		t.Error("LadderSteps has a row for a value missing from AllLadderSteps")
+	}
+	if _, ok := ParseLadderStep("none"); ok {
+		t.Error(`ParseLadderStep("none") succeeded; a spec cannot name the absence of a step`)
+	}
+	p := &GemmParams{Block: Tile{M: 128, N: 128, K: 8}, Thread: Tile{M: 8, N: 8}, Ladder: LadderBlockTile2D}
+	if got, want := InstanceName("sgemmladder", Types{A: F32, B: F32, C: F32, Acc: F32}, p), "sgemmladder_nn_f32_blocktile2d_b128x128x8_t8x8"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
+	p = &GemmParams{Block: Tile{M: 32, N: 32, K: 1}, Thread: Tile{M: 1, N: 1}, Ladder: LadderNaive}
+	if got, want := InstanceName("sgemmladder", Types{A: F32, B: F32, C: F32, Acc: F32}, p), "sgemmladder_nn_f32_naive_b32x32x1"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
+}

@@ -33,10 +33,14 @@ type Instance struct {
 	Op          Op
 	Types       Types
 	Archs       []Arch
-	Threads     int    // threads per block
-	SharedBytes int    // static shared memory per block
-	SpecLine    int    // line of the tiling in the spec, for messages
-	Params      Params // the op's own parameters; its Op() is Op
+	Threads     int // threads per block
+	SharedBytes int // static shared memory per block
+	SpecLine    int // line of the tiling in the spec, for messages
+	// Reference marks an instance kept for comparison (the SGEMM ladder,
+	// the ablation): callable by name, never chosen by the engine itself
+	// nor tuned. It is the family's reference flag.
+	Reference bool
+	Params    Params // the op's own parameters; its Op() is Op
 }
 
 // Params are the parameters of one op's kernels: *GemmParams or

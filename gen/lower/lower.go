@@ -68,6 +68,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 			Threads:     threads,
 			SharedBytes: smem,
 			SpecLine:    line,
+			Reference:   f.Reference,
 			Params:      p,
 		}
 	}
@@ -80,12 +81,16 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
 					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, MMA: t.MMA,
+					Ladder: t.Ladder,
 				}
-				smem := t.SharedBytes()
-				if t.MMA {
+				threads, smem := t.Threads(), t.SharedBytes()
+				switch {
+				case t.Ladder != ir.LadderNone:
+					threads, smem = ir.LadderThreads(t.Block, t.Thread), ir.LadderSharedBytes(t.Ladder, t.Block)
+				case t.MMA:
 					smem = t.MMASharedBytes()
 				}
-				out = append(out, base(p, t.Threads(), smem, t.Line))
+				out = append(out, base(p, threads, smem, t.Line))
 			}
 		}
 	case ir.GEMV:

@@ -74,17 +74,23 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
-					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA})
+					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA, Ladder: tl.Ladder})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				smem := tl.SharedBytes()
-				if tl.MMA {
+				threads, smem := tl.Threads(), tl.SharedBytes()
+				switch {
+				case tl.Ladder != ir.LadderNone:
+					threads, smem = ir.LadderThreads(tl.Block, tl.Thread), ir.LadderSharedBytes(tl.Ladder, tl.Block)
+				case tl.MMA:
 					smem = tl.MMASharedBytes()
 				}
-				check(name, in, tl.Line, tl.Threads(), smem, f)
+				check(name, in, tl.Line, threads, smem, f)
+				if in.Reference != f.Reference {
+					t.Errorf("%s: Reference = %v, family says %v", name, in.Reference, f.Reference)
+				}
 			}
 		}
 		for _, lp := range f.Layouts {

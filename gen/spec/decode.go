@@ -79,7 +79,7 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 	fam := Family{Line: n.Line, Name: peekName(n)}
 	what := familyLabel(fam, i) // so that errors in keys before name use it
 	fam.Name = ""
-	keys := []string{"name", "op", "types", "layouts", "c_layout", "archs", "tilings"}
+	keys := []string{"name", "op", "types", "layouts", "c_layout", "archs", "tilings", "reference"}
 	f, ok := d.fields(n, what, keys, []string{"name", "op", "types", "archs", "tilings"})
 	if !ok {
 		return fam, false
@@ -127,6 +127,9 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 			}
 		}
 	}
+	if v := f["reference"]; v != nil {
+		fam.Reference, _ = d.boolean(v, what+" reference")
+	}
 	if v := f["archs"]; v != nil {
 		items, _ := d.list(v, what+" archs", true)
 		for _, item := range items {
@@ -143,6 +146,8 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 			switch {
 			case gf:
 				fam.GF256 = append(fam.GF256, d.gf256Tiling(item, tw))
+			case hasKey(item, "ladder"):
+				fam.Tilings = append(fam.Tilings, d.ladderTiling(item, tw))
 			case !fam.pos.opBad && fam.Op == ir.GEMV:
 				fam.Gemv = append(fam.Gemv, d.gemvTiling(item, tw))
 			case !fam.pos.typesBad && fam.Types.A == ir.F16:
@@ -394,6 +399,33 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 	if v := f["x_in_shared"]; v != nil {
 		t.XShared, ok = d.boolean(v, what+" x_in_shared")
 		good = good && ok
+	}
+	t.bad = !good
+	return t
+}
+
+// ladderTiling decodes a tiling of the seed article's SGEMM ladder: the
+// step, its block tile and, from blocktile1d on, its thread tile. Validation
+// says which steps take which keys.
+func (d *decoder) ladderTiling(n *yaml.Node, what string) Tiling {
+	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, Thread: ir.Tile{M: 1, N: 1}, bad: true}
+	keys := []string{"ladder", "block", "thread"}
+	f, ok := d.fields(n, what, keys, keys[:2])
+	if !ok {
+		return t
+	}
+	good := f["ladder"] != nil && f["block"] != nil
+	if v := f["ladder"]; v != nil {
+		t.Ladder, ok = enum(d, v, what+" ladder", "ladder step", ir.AllLadderSteps, ir.ParseLadderStep)
+		good = good && ok
+	}
+	good = d.tileFields(f, what, &t) && good
+	if v := f["thread"]; v != nil {
+		th, ok := d.ints(v, what+" thread", "M", "N")
+		if good = good && ok; ok {
+			t.Thread = ir.Tile{M: th[0], N: th[1]}
+		}
+		t.threadGiven = true
 	}
 	t.bad = !good
 	return t

@@ -37,7 +37,10 @@ type Family struct {
 	Tilings []Tiling      // gemm
 	Gemv    []GemvTiling  // gemv
 	GF256   []GF256Tiling // gf256_matmul
-	Line    int           // line of the family's first key
+	// Reference marks the family's instances as kept for comparison (the
+	// SGEMM ladder): callable by name, never picked by the engine nor tuned.
+	Reference bool
+	Line      int // line of the family's first key
 
 	pos familyPos
 }
@@ -71,9 +74,13 @@ type Tiling struct {
 	MinBlocksSM         int  // __launch_bounds__ minimum blocks per SM
 	SplitK              int  // most blocks sharing one C tile's k range (f32 only)
 	MMA                 bool // an f16 tensor-core tiling: Thread and Vec* unused
-	Line                int  // line of the tiling's first key
+	// Ladder is the seed article's step of a ladder tiling (key ladder):
+	// Block and, from blocktile1d on, Thread only; LadderNone otherwise.
+	Ladder ir.LadderStep
+	Line   int // line of the tiling's first key
 
-	bad bool // a field did not decode; its rule checks would only echo that
+	bad         bool // a field did not decode; its rule checks would only echo that
+	threadGiven bool // a ladder tiling had the key thread
 }
 
 // GemvTiling is one configuration of a gemv family: the seed article's

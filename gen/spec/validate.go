@@ -94,6 +94,8 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 		for j, t := range f.Tilings {
 			switch {
 			case t.bad:
+			case t.Ladder != ir.LadderNone:
+				checkLadderTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f)
 			case t.MMA:
 				checkMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
 			default:

@@ -65,6 +65,12 @@ type Instance struct {
 	SharedBytes    int
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range (1: no split-K)
+	// Reference marks an instance kept for comparison: the engine runs it
+	// by name (SGEMMWith) only, never by its own choice, and tuning skips it.
+	Reference bool
+	// Ladder is the seed article's step of an SGEMM ladder instance
+	// ("naive" ... "vectorized"); empty for kgen's own template.
+	Ladder string
 	// Spec is every parameter of the instance's tiling in the kernel table,
 	// flattened (Block.M, Stages, ...), read by reflection so that a
 	// parameter added to the spec appears here without code: the bench's
@@ -164,6 +170,7 @@ func instances(ks []kernels.GEMM) []Instance {
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
 			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK),
+			Reference: k.Reference, Ladder: k.Tiling.Ladder,
 			Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
 	}
@@ -404,11 +411,14 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 // gives every multiprocessor at least one block, else the one giving the
 // most blocks. The table only refines the choice within the family the
 // heuristic picks from, so an fp16-accumulating family (hgemmh) never runs
-// for HGEMM, which promises fp32 accumulation.
+// for HGEMM, which promises fp32 accumulation. Reference instances (the
+// SGEMM ladder) are candidates only by name.
 func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	var cands []kernels.GEMM
 	for _, kern := range e.kernels {
-		if dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b && (name == "" || kern.Name == name) {
+		// Reference instances (the SGEMM ladder) run by name only.
+		if dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b &&
+			(name == "" && !kern.Reference || kern.Name == name) {
 			cands = append(cands, kern)
 		}
 	}

@@ -113,3 +113,52 @@ func TestSourceStrings(t *testing.T) {
 	assert.Equal(t, "table", Table.String())
 	assert.Equal(t, "named", Named.String())
 }
+
+// TestReferenceInstancesRunByNameOnly: the ladder's reference instances are
+// in the engine's list, but neither the heuristic nor a measured table that
+// names one makes the engine pick it; a name does.
+func TestReferenceInstancesRunByNameOnly(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	var refs []Instance
+	for _, in := range Of(F32, e.Instances()) {
+		if in.Reference {
+			refs = append(refs, in)
+		}
+	}
+	require.NotEmpty(t, refs, "the spec's ladder family is built for sm_90")
+	isRef := map[string]bool{}
+	for _, in := range refs {
+		isRef[in.Name] = true
+		assert.NotEmpty(t, in.Ladder, "%s: a reference sgemm instance is a ladder step", in.Name)
+	}
+	shapes := [][3]int{{1, 1, 1}, {7, 35, 1}, {128, 128, 128}, {1024, 1024, 1024}, {4096, 4096, 4096}, {64, 64, 65536}, {8192, 8192, 128}}
+	for _, s := range shapes {
+		c, err := e.Pick(F32, RowMajor, RowMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.False(t, isRef[c.Name], "heuristic picked reference instance %s at %v", c.Name, s)
+	}
+
+	// A table in which a ladder step is fastest everywhere still does not
+	// make the engine run it: the grid is the heuristic family's, and a
+	// reference name in it is not a candidate.
+	c0, err := e.Pick(F32, RowMajor, RowMajor, 1, 1, 1)
+	require.NoError(t, err)
+	ref := refs[0].Name
+	e.tune = &tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
+		{Family: c0.Name[:len("sgemm")], Layout: "nn", Instances: []string{ref, c0.Name}, Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Ms: []float64{0.001, 1}},
+			{M: 8192, N: 8192, K: 8192, Ms: []float64{0.001, 1000}},
+		}},
+	}}
+	for _, s := range shapes {
+		c, err := e.Pick(F32, RowMajor, RowMajor, s[0], s[1], s[2])
+		require.NoError(t, err)
+		assert.False(t, isRef[c.Name], "table picked reference instance %s at %v", c.Name, s)
+	}
+
+	kern, c, err := e.choose(F32, ref, RowMajor, RowMajor, 4096, 4096, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, ref, kern.Name)
+	assert.Equal(t, Named, c.Source)
+}

@@ -62,6 +62,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_coalesced_b32x32x1.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_naive_b32x32x1.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_smem_b32x32x32.o \
+	$(KGEN_BUILD)/sm80/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -140,6 +146,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_coalesced_b32x32x1.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_naive_b32x32x1.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_smem_b32x32x32.o \
+	$(KGEN_BUILD)/sm86/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -218,6 +230,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_coalesced_b32x32x1.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_naive_b32x32x1.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_smem_b32x32x32.o \
+	$(KGEN_BUILD)/sm89/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -296,6 +314,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_coalesced_b32x32x1.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_naive_b32x32x1.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_smem_b32x32x32.o \
+	$(KGEN_BUILD)/sm90/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \

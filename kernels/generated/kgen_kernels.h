@@ -316,6 +316,42 @@ int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86(int device, int m, int n, int k,
 int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* ladder_nn_f32_blocktile1d_b64x64x8_t8x1: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* ladder_nn_f32_blocktile2d_b128x128x8_t8x8: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* ladder_nn_f32_coalesced_b32x32x1: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_coalesced_b32x32x1_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_coalesced_b32x32x1_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_coalesced_b32x32x1_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_coalesced_b32x32x1_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* ladder_nn_f32_naive_b32x32x1: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_naive_b32x32x1_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_naive_b32x32x1_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_naive_b32x32x1_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_naive_b32x32x1_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* ladder_nn_f32_smem_b32x32x32: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_smem_b32x32x32_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_smem_b32x32x32_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_smem_b32x32x32_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_smem_b32x32x32_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* ladder_nn_f32_vectorized_b128x128x8_t8x8: C = alpha * A * B + beta * C. */
+int kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

@@ -30,6 +30,7 @@ var funcs = map[string]any{
 	"strategy":   func(s ir.GF256Strategy) string { return ir.GF256Strategies[s].CUDA },
 	"transposed": func(l ir.Layout) bool { return l == ir.ColMajor },
 	"f16":        func(d ir.DType) bool { return d == ir.F16 },
+	"ladderStep": func(s ir.LadderStep) string { return ir.LadderSteps[s].CUDA },
 }
 
 // opConfig is what one op adds to the common source: the template header
@@ -105,11 +106,22 @@ var hgemm = opConfig{
                                    {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}, {{if f16 .In.Types.Acc}}kgen::hgemm::Accum::F16{{else}}kgen::hgemm::Accum::F32{{end}}> {};`, funcs),
 }
 
+// ladder is the GEMM config of the seed article's SGEMM ladder steps.
+var ladder = opConfig{
+	header: "kgen/sgemm_ladder.cuh", namespace: "kgen::sgemm_ladder",
+	describe: emit.Template("ladder.describe", `the seed article's SGEMM ladder, step {{.P.Ladder}} (a reference kernel), A and B row-major, C row-major;
+// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
+	config: emit.Template("ladder.config", `struct Config : kgen::sgemm_ladder::Config<{{ladderStep .P.Ladder}}, {{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Thread.M}}, {{.P.Thread.N}}> {};`, funcs),
+}
+
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs
-// the fp16 one.
+// the fp16 one, for ladder steps the ladder's.
 func configFor(in ir.Instance) (opConfig, bool) {
 	if p := in.Gemm(); p != nil && p.MMA {
 		return hgemm, true
+	}
+	if p := in.Gemm(); p != nil && p.Ladder != ir.LadderNone {
+		return ladder, true
 	}
 	cfg, ok := configs[in.Op]
 	return cfg, ok

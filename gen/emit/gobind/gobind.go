@@ -37,7 +37,7 @@ var funcs = map[string]any{
 var entries = map[ir.Op]*template.Template{
 	ir.GEMM: emit.Template("gemm.entry", `Tiling: GEMMTiling{Elem: {{goDType .In.Types.A}}, MMA: {{.P.MMA}}, A: {{goLayout .P.ALayout}}, B: {{goLayout .P.BLayout}}, C: {{goLayout .P.CLayout}},
 		Block: Tile{ {{- .P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K -}} }, Warp: Tile{ {{- .P.Warp.M}}, {{.P.Warp.N}}, 0}, Thread: Tile{ {{- .P.Thread.M}}, {{.P.Thread.N}}, 0},
-		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}}`, funcs),
+		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}{{if .P.Ladder}}, Ladder: "{{.P.Ladder}}"{{end}}}`, funcs),
 	ir.GEMV: emit.Template("gemv.entry", `Config: GEMVConfig{A: {{goLayout .P.ALayout}}, ThreadsPerOutput: {{.P.ThreadsPerOutput}}, OutputsPerBlock: {{.P.OutputsPerBlock}},
 		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}}`, funcs),
 	ir.GF256MatMul: emit.Template("gf256.entry", `Config: GF256Config{Strategy: {{goStrategy .P.Strategy}}, BytesPerThread: {{.P.BytesPerThread}}, RowsPerBlock: {{.P.RowsPerBlock}}}`, funcs),
@@ -65,7 +65,7 @@ var Targets = []Target{
 // {{(op $t.Op).GoTable}} lists every {{(op $t.Op).Name}} instance once per arch it is built for.
 var {{(op $t.Op).GoTable}} = []{{(op $t.Op).GoEntry}}{
 {{- range $t.Entries}}
-	{Info: Info{Name: "{{.In.Name}}", Family: "{{.In.Family}}", Arch: {{cc .Arch}}, Threads: {{.In.Threads}}, SharedBytes: {{.In.SharedBytes}}},
+	{Info: Info{Name: "{{.In.Name}}", Family: "{{.In.Family}}", Arch: {{cc .Arch}}, Threads: {{.In.Threads}}, SharedBytes: {{.In.SharedBytes}}{{if .In.Reference}}, Reference: true{{end}}},
 		{{.Fields}},
 		Launch: {{.In.Symbol .Arch}}},
 {{- end}}

@@ -40,6 +40,9 @@ type Info struct {
 	Arch        int // compute capability times ten
 	Threads     int
 	SharedBytes int
+	// Reference marks an instance kept for comparison (the SGEMM ladder):
+	// run by name only, never picked by a library nor tuned.
+	Reference bool
 }
 
 // Base returns the Info of a table entry (every entry type embeds one).
@@ -76,6 +79,10 @@ type GEMMTiling struct {
 	Stages         int
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range; > 1 needs a workspace (f32 only)
+	// Ladder is the seed article's step of a ladder instance ("naive" ...
+	// "vectorized", kernels/include/kgen/sgemm_ladder.cuh); empty for kgen's
+	// own template. A ladder instance has no warp tile and no stages.
+	Ladder string
 }
 
 // GEMMParams are a GEMM launcher's arguments. A, B and C are device

@@ -455,6 +455,126 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "ladder_nn_f32_blocktile1d_b64x64x8_t8x1", Family: "ladder", Arch: 80, Threads: 512, SharedBytes: 4096, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile1d"},
+		Launch: kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80},
+	{Info: Info{Name: "ladder_nn_f32_blocktile1d_b64x64x8_t8x1", Family: "ladder", Arch: 86, Threads: 512, SharedBytes: 4096, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile1d"},
+		Launch: kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86},
+	{Info: Info{Name: "ladder_nn_f32_blocktile1d_b64x64x8_t8x1", Family: "ladder", Arch: 89, Threads: 512, SharedBytes: 4096, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile1d"},
+		Launch: kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm89},
+	{Info: Info{Name: "ladder_nn_f32_blocktile1d_b64x64x8_t8x1", Family: "ladder", Arch: 90, Threads: 512, SharedBytes: 4096, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile1d"},
+		Launch: kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm90},
+	{Info: Info{Name: "ladder_nn_f32_blocktile2d_b128x128x8_t8x8", Family: "ladder", Arch: 80, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile2d"},
+		Launch: kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm80},
+	{Info: Info{Name: "ladder_nn_f32_blocktile2d_b128x128x8_t8x8", Family: "ladder", Arch: 86, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile2d"},
+		Launch: kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm86},
+	{Info: Info{Name: "ladder_nn_f32_blocktile2d_b128x128x8_t8x8", Family: "ladder", Arch: 89, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile2d"},
+		Launch: kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm89},
+	{Info: Info{Name: "ladder_nn_f32_blocktile2d_b128x128x8_t8x8", Family: "ladder", Arch: 90, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "blocktile2d"},
+		Launch: kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm90},
+	{Info: Info{Name: "ladder_nn_f32_coalesced_b32x32x1", Family: "ladder", Arch: 80, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "coalesced"},
+		Launch: kgen_ladder_nn_f32_coalesced_b32x32x1_sm80},
+	{Info: Info{Name: "ladder_nn_f32_coalesced_b32x32x1", Family: "ladder", Arch: 86, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "coalesced"},
+		Launch: kgen_ladder_nn_f32_coalesced_b32x32x1_sm86},
+	{Info: Info{Name: "ladder_nn_f32_coalesced_b32x32x1", Family: "ladder", Arch: 89, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "coalesced"},
+		Launch: kgen_ladder_nn_f32_coalesced_b32x32x1_sm89},
+	{Info: Info{Name: "ladder_nn_f32_coalesced_b32x32x1", Family: "ladder", Arch: 90, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "coalesced"},
+		Launch: kgen_ladder_nn_f32_coalesced_b32x32x1_sm90},
+	{Info: Info{Name: "ladder_nn_f32_naive_b32x32x1", Family: "ladder", Arch: 80, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "naive"},
+		Launch: kgen_ladder_nn_f32_naive_b32x32x1_sm80},
+	{Info: Info{Name: "ladder_nn_f32_naive_b32x32x1", Family: "ladder", Arch: 86, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "naive"},
+		Launch: kgen_ladder_nn_f32_naive_b32x32x1_sm86},
+	{Info: Info{Name: "ladder_nn_f32_naive_b32x32x1", Family: "ladder", Arch: 89, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "naive"},
+		Launch: kgen_ladder_nn_f32_naive_b32x32x1_sm89},
+	{Info: Info{Name: "ladder_nn_f32_naive_b32x32x1", Family: "ladder", Arch: 90, Threads: 1024, SharedBytes: 0, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 1}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "naive"},
+		Launch: kgen_ladder_nn_f32_naive_b32x32x1_sm90},
+	{Info: Info{Name: "ladder_nn_f32_smem_b32x32x32", Family: "ladder", Arch: 80, Threads: 1024, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 32}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "smem"},
+		Launch: kgen_ladder_nn_f32_smem_b32x32x32_sm80},
+	{Info: Info{Name: "ladder_nn_f32_smem_b32x32x32", Family: "ladder", Arch: 86, Threads: 1024, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 32}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "smem"},
+		Launch: kgen_ladder_nn_f32_smem_b32x32x32_sm86},
+	{Info: Info{Name: "ladder_nn_f32_smem_b32x32x32", Family: "ladder", Arch: 89, Threads: 1024, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 32}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "smem"},
+		Launch: kgen_ladder_nn_f32_smem_b32x32x32_sm89},
+	{Info: Info{Name: "ladder_nn_f32_smem_b32x32x32", Family: "ladder", Arch: 90, Threads: 1024, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 32}, Warp: Tile{0, 0, 0}, Thread: Tile{1, 1, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "smem"},
+		Launch: kgen_ladder_nn_f32_smem_b32x32x32_sm90},
+	{Info: Info{Name: "ladder_nn_f32_vectorized_b128x128x8_t8x8", Family: "ladder", Arch: 80, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "vectorized"},
+		Launch: kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm80},
+	{Info: Info{Name: "ladder_nn_f32_vectorized_b128x128x8_t8x8", Family: "ladder", Arch: 86, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "vectorized"},
+		Launch: kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm86},
+	{Info: Info{Name: "ladder_nn_f32_vectorized_b128x128x8_t8x8", Family: "ladder", Arch: 89, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "vectorized"},
+		Launch: kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm89},
+	{Info: Info{Name: "ladder_nn_f32_vectorized_b128x128x8_t8x8", Family: "ladder", Arch: 90, Threads: 256, SharedBytes: 8192, Reference: true},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 8, 0},
+			Stages: 0, MinBlocksPerSM: 1, SplitK: 1, Ladder: "vectorized"},
+		Launch: kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2231,6 +2351,102 @@ func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(p *GEMVParams) int {
 
 func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_blocktile2d_b128x128x8_t8x8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_coalesced_b32x32x1_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_coalesced_b32x32x1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_coalesced_b32x32x1_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_coalesced_b32x32x1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_coalesced_b32x32x1_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_coalesced_b32x32x1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_coalesced_b32x32x1_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_coalesced_b32x32x1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_naive_b32x32x1_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_naive_b32x32x1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_naive_b32x32x1_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_naive_b32x32x1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_naive_b32x32x1_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_naive_b32x32x1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_naive_b32x32x1_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_naive_b32x32x1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_smem_b32x32x32_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_smem_b32x32x32_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_smem_b32x32x32_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_smem_b32x32x32_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_smem_b32x32x32_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_smem_b32x32x32_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_smem_b32x32x32_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_smem_b32x32x32_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm80(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm86(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm89(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm90(p *GEMMParams) int {
+	return int(C.kgen_ladder_nn_f32_vectorized_b128x128x8_t8x8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
