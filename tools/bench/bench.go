@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
@@ -279,23 +280,64 @@ var hgemmFamily = gemmFamily{
 // choice and every matching instance of fam, each checked against the
 // reference before it is timed; short problems get graph rows for the
 // reference and the engine too. It returns the rows and the ablation.
+//
+// Reference instances (the SGEMM ladder) run at one problem only, the
+// ladder's (-ladder-n), so that they do not slow the default run: with every
+// other instance there too, so that the ladder ends at kgen's best. That
+// problem is added when -sizes and -layouts lack it.
 func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
-	b.prog.section(fam.name, len(b.cfg.shapes)*len(b.cfg.layouts))
+	probs := len(b.cfg.shapes) * len(b.cfg.layouts)
+	ladder, extra := b.ladderProblem(fam)
+	if extra {
+		probs++
+	}
+	b.prog.section(fam.name, probs)
+	run := func(sh shape, order [2]gemm.Order) error {
+		if err := b.gemmProblem(fam, sh, order, ladder != nil && sh == *ladder && order == nn, rep); err != nil {
+			return fmt.Errorf("%s %s %s: %w", fam.name, sh, layoutName(order), err)
+		}
+		b.prog.step()
+		return nil
+	}
 	for _, sh := range b.cfg.shapes {
 		for _, order := range b.cfg.layouts {
-			if err := b.gemmProblem(fam, sh, order, rep); err != nil {
-				return fmt.Errorf("%s %s %s: %w", fam.name, sh, layoutName(order), err)
+			if err := run(sh, order); err != nil {
+				return err
 			}
-			b.prog.step()
 		}
+	}
+	if extra {
+		return run(*ladder, nn)
 	}
 	return nil
 }
 
-func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, rep *Report) error {
+// nn is the layout of the ladder's instances: A and B row-major.
+var nn = [2]gemm.Order{gemm.RowMajor, gemm.RowMajor}
+
+// ladderProblem is the shape at which fam's reference instances run (nil
+// when -ladder-n is 0 or fam has none that -filter keeps), and whether the
+// configured shapes and layouts lack it.
+func (b *bencher) ladderProblem(fam gemmFamily) (*shape, bool) {
+	if b.cfg.ladderN <= 0 {
+		return nil, false
+	}
+	found := false
+	for _, in := range gemm.Of(fam.dt, b.eng.Instances()) {
+		found = found || in.Reference && in.A == nn[0] && in.B == nn[1] && b.cfg.filter.MatchString(in.Name)
+	}
+	if !found {
+		return nil, false
+	}
+	sh := shape{b.cfg.ladderN, b.cfg.ladderN, b.cfg.ladderN}
+	return &sh, !slices.Contains(b.cfg.shapes, sh) || !slices.Contains(b.cfg.layouts, nn)
+}
+
+// gemmProblem times one problem; withRef adds the reference instances.
+func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, withRef bool, rep *Report) error {
 	var insts []gemm.Instance
 	for _, in := range gemm.Of(fam.dt, b.eng.Instances()) {
-		if in.A == order[0] && in.B == order[1] && b.cfg.filter.MatchString(in.Name) {
+		if in.A == order[0] && in.B == order[1] && (withRef || !in.Reference) && b.cfg.filter.MatchString(in.Name) {
 			insts = append(insts, in)
 		}
 	}
@@ -333,14 +375,14 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, rep
 	}
 	add(row(fam.refName+"_"+lay, refT, 0))
 	type job struct {
-		label, name string
-		run         func(s *cuda.Stream, set operandSet) error
+		label, name, ladder string
+		run                 func(s *cuda.Stream, set operandSet) error
 	}
-	jobs := []job{{"engine(" + pick + ")", "", func(s *cuda.Stream, x operandSet) error {
+	jobs := []job{{"engine(" + pick + ")", "", "", func(s *cuda.Stream, x operandSet) error {
 		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
 	}}}
 	for _, in := range insts {
-		jobs = append(jobs, job{in.Name, in.Name, func(s *cuda.Stream, x operandSet) error {
+		jobs = append(jobs, job{in.Name, in.Name, in.Ladder, func(s *cuda.Stream, x operandSet) error {
 			return b.eng.GEMMWith(fam.dt, in.Name, s, 1, x.a, x.b, 0, x.c)
 		}})
 	}
@@ -359,7 +401,9 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, rep
 		if err != nil {
 			return fmt.Errorf("%s: %w", jb.label, err)
 		}
-		add(row(jb.label, t, errRatio))
+		r := row(jb.label, t, errRatio)
+		r.Ladder = jb.ladder
+		add(r)
 		if jb.name == "" {
 			// Short problems: the engine's choice and the reference
 			// replayed from a graph, without the host between launches.
@@ -372,7 +416,9 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, rep
 			continue
 		}
 		for _, in := range insts {
-			if in.Name == jb.name {
+			// The ablation compares kgen's own instances; the ladder's
+			// table ends at its best.
+			if in.Name == jb.name && !in.Reference {
 				cands = append(cands, candidate{Name: in.Name, Params: in.Spec, Ms: t.Ms})
 			}
 		}

@@ -26,6 +26,7 @@ type config struct {
 	warmup     int
 	minSpanMs  float64 // each event pair spans at least this
 	filter     *regexp.Regexp
+	ladderN    int // the size n of the SGEMM ladder's n x n x n problem; 0: no ladder
 	jsonOut    string
 	csvOut     string
 	svgOut     string
@@ -50,6 +51,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.warmup, "warmup", 3, "untimed launches before timing")
 	fs.Float64Var(&c.minSpanMs, "min-span-ms", 1, "launch enough times between one pair of events to span this many ms")
 	filter := fs.String("filter", "", "only instances whose name matches this regular expression")
+	fs.IntVar(&c.ladderN, "ladder-n", 4096, "time the reference instances (the seed article's SGEMM ladder) at n x n x n, nn, only; 0: not at all")
 	fs.StringVar(&c.jsonOut, "json", "", "write every row as JSON here")
 	fs.StringVar(&c.csvOut, "csv", "", "write every row as CSV here")
 	fs.StringVar(&c.svgOut, "svg", "", "write a chart per family of each row's ratio to its reference here")
@@ -76,6 +78,9 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if c.gfSizes, err = positiveInts("-gf-sizes", *gfSizes); err != nil {
 		return c, err
+	}
+	if c.ladderN < 0 {
+		return c, errors.New("-ladder-n must be at least 0 (0: no ladder)")
 	}
 	if c.iters < 1 || c.warmup < 0 || !(c.minSpanMs >= 0) {
 		return c, errors.New("-iters must be at least 1, -warmup and -min-span-ms at least 0")

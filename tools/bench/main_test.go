@@ -68,7 +68,7 @@ func TestBadFlagsFailBeforeTheDevice(t *testing.T) {
 		{"-shapes", "4x4"}, {"-shapes", "4x0x4"}, {"-shapes", "axbxc"}, {"-sizes", "0"},
 		{"-layouts", "nx"}, {"-layouts", "nn,nn"}, {"-layouts", ""}, {"-families", "sgemm,dgemm"},
 		{"-iters", "0"}, {"-filter", "("}, {"-sizes", "", "-families", "hgemm"}, {"extra"},
-		{"-gf-sizes", "-1"}, {"-noise-k", "-1"},
+		{"-gf-sizes", "-1"}, {"-noise-k", "-1"}, {"-ladder-n", "-1"},
 	} {
 		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -82,6 +82,7 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}, cfg.shapes)
 	assert.Len(t, cfg.layouts, 4)
+	assert.Equal(t, 4096, cfg.ladderN, "the ladder runs at 4096^3 by default")
 	for _, f := range families {
 		assert.True(t, cfg.families[f], f)
 	}

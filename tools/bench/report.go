@@ -63,6 +63,9 @@ type Row struct {
 	VsFloor  float64 `json:",omitempty"` // the copy floor's time / this time
 	ErrRatio float64 `json:",omitempty"` // worst |error| / its bound in the check (0: exact)
 	GPUShare float64 `json:",omitempty"` // host-encode: bytes the GPU served / all
+	// Ladder is the seed article's step (naive ... vectorized) of a row of
+	// an SGEMM ladder instance; empty for every other row.
+	Ladder string `json:",omitempty"`
 }
 
 // key identifies a row across runs: the engine's pick may change, so its
@@ -96,6 +99,7 @@ func printTable(w io.Writer, rep Report) {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %.4f | %.4f | %.1f %s | %s | %s | %s |\n", r.Op, r.Shape, r.Layout, r.Kernel, r.Method,
 			r.Launches, r.Ms, r.NoiseMs, r.Rate, r.Unit, optional(r.PctPeak, "%.1f"), optional(r.VsRef, "%.2f"), optional(r.VsFloor, "%.2f"))
 	}
+	printLadder(w, rep.Rows)
 	printAblation(w, rep.Ablation)
 }
 

@@ -75,7 +75,7 @@ func runTune(iters, warmup int, filter string) error {
 	var insts []gemm.Instance
 	count := map[string]int{}
 	for _, in := range b.eng.Instances() {
-		if slices.Contains(families, in.Family) && re.MatchString(in.Name) {
+		if slices.Contains(families, in.Family) && !in.Reference && re.MatchString(in.Name) {
 			insts = append(insts, in)
 			count[in.Family]++
 		}
@@ -159,16 +159,24 @@ func runTune(iters, warmup int, filter string) error {
 	return nil
 }
 
-// tuneFamilyList parses -tune-families: GEMM families of built instances.
+// tuneFamilyList parses -tune-families: GEMM families of built instances,
+// but for reference families (the SGEMM ladder), which the engine never
+// picks, so a table of them would be dead weight.
 func tuneFamilyList(list string, built []gemm.Instance) ([]string, error) {
-	var known, out []string
+	var known, reference, out []string
 	for _, in := range built {
-		if !slices.Contains(known, in.Family) {
+		switch {
+		case in.Reference && !slices.Contains(reference, in.Family):
+			reference = append(reference, in.Family)
+		case !in.Reference && !slices.Contains(known, in.Family):
 			known = append(known, in.Family)
 		}
 	}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
+		if slices.Contains(reference, f) {
+			return nil, fmt.Errorf("-tune-families: %q is a reference family, which the engine never picks by itself; tuning skips it (tune %s)", f, strings.Join(known, ", "))
+		}
 		if !slices.Contains(known, f) {
 			return nil, fmt.Errorf("-tune-families: %q is not a GEMM family of this build (%s)", f, strings.Join(known, ", "))
 		}

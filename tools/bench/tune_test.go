@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -127,6 +129,17 @@ func TestTuneFamilyList(t *testing.T) {
 	assert.Equal(t, []string{"sgemm", "hgemm"}, got)
 	_, err = tuneFamilyList("sgemm,gf", built)
 	assert.ErrorContains(t, err, `"gf" is not a GEMM family of this build`)
+	var refs []string
+	for _, in := range built {
+		if in.Reference && !slices.Contains(refs, in.Family) {
+			refs = append(refs, in.Family)
+		}
+	}
+	require.NotEmpty(t, refs, "the spec's SGEMM ladder is a reference family")
+	for _, f := range refs {
+		_, err = tuneFamilyList("sgemm,"+f, built)
+		assert.ErrorContains(t, err, fmt.Sprintf("%q is a reference family", f))
+	}
 }
 
 func TestCheckBound(t *testing.T) {
