@@ -158,6 +158,12 @@ func TestValidationErrors(t *testing.T) {
     points:
       - {shape: [128, 128, 128], ms: [1]}
 `, []string{`8: family "gf" is not a gemm family: only GEMMs are dispatched by a table`}},
+		{"reference family", `  - family: ladder
+    layout: nn
+    instances: [ladder_nn_f32_coalesced_b32x32x1]
+    points:
+      - {shape: [128, 128, 128], ms: [1]}
+`, []string{"8: family ladder is a reference family (reference: true), which the engine never dispatches; remove the grid"}},
 		{"malformed shapes and times", `  - family: sgemm
     layout: nn
     instances: [` + sgemmNN + `]

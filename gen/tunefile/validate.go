@@ -82,8 +82,8 @@ func archOf(m *ir.Module, cc int) (ir.Arch, bool) {
 
 var layouts = []string{"nn", "nt", "tn", "tt"}
 
-// checkGrid reports a family that is not a gemm family of the spec, or does
-// not have the grid's layout.
+// checkGrid reports a family that is not a gemm family of the spec, is a
+// reference family, or does not have the grid's layout.
 func checkGrid(m *ir.Module, g tuning.Grid, errorf func(string, ...any)) bool {
 	if g.Family == "" || g.Layout == "" {
 		return false // reported by Parse
@@ -103,6 +103,10 @@ func checkGrid(m *ir.Module, g tuning.Grid, errorf func(string, ...any)) bool {
 			continue
 		}
 		found = true
+		if in.Reference {
+			errorf("family %s is a reference family (reference: true), which the engine never dispatches; remove the grid", g.Family)
+			return false
+		}
 		if p := in.Gemm(); p != nil && layoutOf(p) == g.Layout {
 			return true
 		} else if p != nil && !slices.Contains(has, layoutOf(p)) {
