@@ -12,5 +12,11 @@ func RuleInputs() []string {
 			out = append(out, strings.Replace(base, c.old, c.new, 1))
 		}
 	}
+	out = append(out, ladderBase)
+	for _, c := range ladderCases {
+		if strings.Count(ladderBase, c.old) == 1 {
+			out = append(out, strings.Replace(ladderBase, c.old, c.new, 1))
+		}
+	}
 	return out
 }
