@@ -43,6 +43,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -52,6 +54,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -59,6 +63,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -118,6 +126,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -127,6 +137,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -134,6 +146,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -193,6 +209,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -202,6 +220,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -209,6 +229,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -268,6 +292,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -277,6 +303,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -284,6 +312,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \

@@ -299,6 +299,12 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {2, 9, 40, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kOverflow, 10},
       {3, 9, 40, 1e30f, 0.f, 0, 0, 0, 0, 0, 0, kMixed, 0},
       {4, 19, 64, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kTiny, 11},
+      // Every batch size: 6 and 7 leave part of a group of 4 vectors (x_f32,
+      // layout T) or of a pass idle; misaligned and padded too.
+      {6, 45, 257, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed, 12},
+      {7, 129, 1031, -0.5f, 0.f, 3, 5, 1, 3, 1, 2, kMixed, 13},
+      {7, 31, 40, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kOverflow, 14},
+      {6, 4095, 9, 1.f, 0.f, 0, 0, 0, 8, 0, 0, kMixed, 15},
   };
   for (const Case& c : cases) run_case<K>(cfg, c, rng);
 }
@@ -540,6 +546,22 @@ int main(int argc, char** argv) {
   CFG("T p256 o1 v8 k2 m2", Layout::T, 256, 1, 8, false, 2, 256, 2);
   CFG("T p2 o16 v8 m1", Layout::T, 2, 16, 8, false, 1, 32, 1);
   CFG("T p8 o64 v8 k2 m8", Layout::T, 8, 64, 8, false, 2, 512, 8);
+  // x staged in fp32 (x_f32), layout N with several rows per thread.
+  CFG("N p32 o8 v8 r4 xf m8", Layout::N, 32, 8, 8, true, 1, 256, 8, 4, true);
+  CFG("N p32 o8 v8 r4 xf k2 m8", Layout::N, 32, 8, 8, true, 2, 256, 8, 4, true);
+  CFG("N p32 o4 v8 r2 xf m4", Layout::N, 32, 4, 8, true, 1, 128, 4, 2, true);
+  CFG("N p16 o16 v4 r2 xf k3 m2", Layout::N, 16, 16, 4, true, 3, 256, 2, 2, true);
+  CFG("N p8 o32 v2 r8 xf m1", Layout::N, 8, 32, 2, true, 1, 256, 1, 8, true);
+  CFG("N p1 o128 v1 r2 xf m2", Layout::N, 1, 128, 1, true, 1, 128, 2, 2, true);
+  CFG("N p64 o4 v8 r2 xf k2 m8", Layout::N, 64, 4, 8, true, 2, 256, 8, 2, true);
+  CFG("N p256 o1 v8 r4 xf m4", Layout::N, 256, 1, 8, true, 1, 256, 4, 4, true);
+  CFG("N p2 o64 v4 r1 xf m8", Layout::N, 2, 64, 4, true, 1, 128, 8, 1, true);
+  // x_f32, layout T.
+  CFG("T p16 o16 v8 xf k8 m8", Layout::T, 16, 16, 8, true, 8, 256, 8, 1, true);
+  CFG("T p32 o8 v8 xf k4 m4", Layout::T, 32, 8, 8, true, 4, 256, 4, 1, true);
+  CFG("T p1 o128 v4 xf m2", Layout::T, 1, 128, 4, true, 1, 128, 2, 1, true);
+  CFG("T p8 o32 v1 xf k2 m1", Layout::T, 8, 32, 1, true, 2, 256, 1, 1, true);
+  CFG("T p128 o2 v8 xf m8", Layout::T, 128, 2, 8, true, 1, 256, 8, 1, true);
 #undef CFG
   test_launch_checks<Config<Layout::N, 32, 8, 8, false, 1, 256, 1>>("N p32 o8 v8");
   test_launch_checks<Config<Layout::T, 8, 32, 8, false, 4, 256, 4>>("T p8 o32 v8 k4");

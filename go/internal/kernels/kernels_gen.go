@@ -1021,292 +1021,420 @@ var GEMMs = []GEMM{
 var GEMVs = []GEMV{
 	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89},
+	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v1_k1_m1_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k1_m8_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p32_o8_v8_k4_m8_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_n_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_n_f16accf32_p8_o32_v8_k1_m8_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p128_o2_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 128, OutputsPerBlock: 2,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p128_o2_v8_k1_m8_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: false, SplitK: 8, MaxBatch: 4},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89},
+	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
-			Vector: 1, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v1_k1_m1", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 1, XShared: false, SplitK: 1, MaxBatch: 1},
+			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v1_k1_m1_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: true, SplitK: 1, MaxBatch: 1},
+			Vector: 8, XShared: true, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m1_xs_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k1_m8_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p32_o8_v8_k4_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
-			Vector: 8, XShared: false, SplitK: 4, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 4, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p32_o8_v8_k4_m8_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm80},
 	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86},
 	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89},
 	{Info: Info{Name: "hgemv_t_f16accf32_p8_o32_v8_k1_m8", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 8, OutputsPerBlock: 32,
-			Vector: 8, XShared: false, SplitK: 1, MaxBatch: 8},
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 8},
 		Launch: kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf", Family: "hgemvb", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm80},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf", Family: "hgemvb", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm86},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf", Family: "hgemvb", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm89},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf", Family: "hgemvb", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 1},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm90},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf", Family: "hgemvb", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 2},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm80},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf", Family: "hgemvb", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 2},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm86},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf", Family: "hgemvb", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 2},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm89},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf", Family: "hgemvb", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 2},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm90},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf", Family: "hgemvb", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 4},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm80},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf", Family: "hgemvb", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 4},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm86},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf", Family: "hgemvb", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 4},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm89},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf", Family: "hgemvb", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 2, SplitK: 1, MaxBatch: 4},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm90},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf", Family: "hgemvb", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 4, SplitK: 2, MaxBatch: 8},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm80},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf", Family: "hgemvb", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 4, SplitK: 2, MaxBatch: 8},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm86},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf", Family: "hgemvb", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 4, SplitK: 2, MaxBatch: 8},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89},
+	{Info: Info{Name: "hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf", Family: "hgemvb", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 4, SplitK: 2, MaxBatch: 8},
+		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90},
 }
 
 // GF256s lists every gf256_matmul instance once per arch it is built for.
@@ -1893,6 +2021,38 @@ func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
 func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -2037,6 +2197,38 @@ func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
 func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -2147,6 +2339,70 @@ func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(p *GEMVParams) int {
 
 func kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {

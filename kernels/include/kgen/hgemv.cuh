@@ -93,6 +93,9 @@ __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v
 constexpr int kSmemLimit = 48 * 1024;
 // x staging tile: this many bytes of x per block and tile (all batch rows).
 constexpr int kXTileBytes = 16 * 1024;
+// The same for x staged as fp32 (x_f32): twice the bytes for as many
+// elements, so a tile spans as much of k.
+constexpr int kXTileBytesF32 = 32 * 1024;
 // Floats of the cross-warp reduction buffer, at most.
 constexpr int kRedFloats = 2048;
 
@@ -100,7 +103,7 @@ constexpr int kRedFloats = 2048;
 // spec's gemv tiling keys are threads_per_output, outputs_per_block, vector,
 // x_in_shared, split_k, threads and max_batch.
 template <Layout LAYOUT_, int THREADS_PER_OUTPUT_, int OUTPUTS_PER_BLOCK_, int VEC_, bool X_SHARED_, int SPLIT_K_,
-          int THREADS_, int MAX_BATCH_>
+          int THREADS_, int MAX_BATCH_, int ROWS_PER_THREAD_ = 1, bool X_F32_ = false>
 struct Config {
   static constexpr Layout kLayout = LAYOUT_;
   static constexpr bool kT = LAYOUT_ == Layout::T;
@@ -111,6 +114,8 @@ struct Config {
   static constexpr int kSplitK = SPLIT_K_;
   static constexpr int kThreads = THREADS_;
   static constexpr int kBatch = MAX_BATCH_;
+  static constexpr int kRows = ROWS_PER_THREAD_;  // layout N: rows of A per group
+  static constexpr bool kXF32 = X_F32_;          // x staged already converted to fp32
 
   static_assert(THREADS_PER_OUTPUT_ == 1 || THREADS_PER_OUTPUT_ == 2 || THREADS_PER_OUTPUT_ == 4 ||
                     THREADS_PER_OUTPUT_ == 8 || THREADS_PER_OUTPUT_ == 16 || THREADS_PER_OUTPUT_ == 32 ||
@@ -118,6 +123,11 @@ struct Config {
                 "threads per output is 1, 2, 4, 8, 16 (lane groups), 32 (a warp) or 64, 128, 256 (warps)");
   static_assert(VEC_ == 1 || VEC_ == 2 || VEC_ == 4 || VEC_ == 8, "vector width is 1, 2, 4 or 8 halves");
   static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
+  static_assert(ROWS_PER_THREAD_ == 1 || ROWS_PER_THREAD_ == 2 || ROWS_PER_THREAD_ == 4 || ROWS_PER_THREAD_ == 8,
+                "rows per thread is 1, 2, 4 or 8");
+  static_assert(ROWS_PER_THREAD_ == 1 || (LAYOUT_ == Layout::N && X_F32_),
+                "rows per thread > 1 is a layout N choice and needs x staged in fp32 (layout T: VEC outputs per thread)");
+  static_assert(!X_F32_ || X_SHARED_, "x in fp32 is a way of staging x in shared memory");
   static_assert(SPLIT_K_ >= 1 && SPLIT_K_ <= 64, "split-K is 1 (none) to 64 blocks per output tile");
   static_assert(THREADS_ % 32 == 0 && THREADS_ >= 32 && THREADS_ <= 1024, "threads are whole warps, at most 1024");
   static_assert(OUTPUTS_PER_BLOCK_ * THREADS_PER_OUTPUT_ == THREADS_,
@@ -129,10 +139,10 @@ struct Config {
 
   // Outputs of one group (per right-hand vector), results per thread, and the
   // fp32 chains per result (layout N splits each sum over even/odd halves).
-  static constexpr int kOutsPerGroup = kT ? VEC_ : 1;
+  static constexpr int kOutsPerGroup = kT ? VEC_ : ROWS_PER_THREAD_;
   static constexpr int kOutsPerBlock = OUTPUTS_PER_BLOCK_ * kOutsPerGroup;
   static constexpr int kAcc = MAX_BATCH_ * kOutsPerGroup;
-  static constexpr int kChains = (!kT && VEC_ > 1) ? 2 : 1;
+  static constexpr int kChains = (!kT && VEC_ > 1 && !X_F32_) ? 2 : 1;
   // Slices of a group inside one warp, the lane distance between them, and
   // the warps a group spans.
   static constexpr int kSlicesPerWarp = kT ? (OUTPUTS_PER_BLOCK_ < 32 ? 32 / OUTPUTS_PER_BLOCK_ : 1)
@@ -147,16 +157,27 @@ struct Config {
   static constexpr int kRedBytes = kWarpsPerGroup > 1 ? kWarpsPerGroup * OUTPUTS_PER_BLOCK_ * kRedP * 4 : 0;
   // k consumed by one step of a group, and the x tile (halves per batch row).
   static constexpr int kStep = kT ? THREADS_PER_OUTPUT_ : THREADS_PER_OUTPUT_ * VEC_;
-  static constexpr int kXTile = X_SHARED_ ? round_up(cmax(kXTileBytes / (2 * MAX_BATCH_), kStep), kStep) : 0;
-  static constexpr int kXBytes = MAX_BATCH_ * kXTile * 2;
+  // fp32 staging holds twice the bytes per element, in a tile twice as large.
+  static constexpr int kXElem = X_F32_ ? 4 : 2;
+  static constexpr int kXTileBytesAll = X_F32_ ? kXTileBytesF32 : kXTileBytes;
+  static constexpr int kXTile =
+      X_SHARED_ ? round_up(cmax(kXTileBytesAll / (kXElem * MAX_BATCH_), kStep), cmax(kStep, 8)) : 0;
+  static constexpr int kXBytes = MAX_BATCH_ * kXTile * kXElem;
   static constexpr int kSmemBytes = cmax(16, cmax(kXBytes, kRedBytes));
   static_assert(kSmemBytes <= kSmemLimit, "the x tile or the reduction buffer exceeds 48 KiB of shared memory");
-  // Loads of A in flight per thread before the first is used.
-  static constexpr int kUnroll = 4;
+  // Loads of A in flight per thread before the first is used: 4 chunks, or
+  // with x_f32 in layout N, 4 / kRows chunks of kRows rows each (at 8
+  // vectors and 4 rows, 2 chunks would spill at 128 registers); layout T
+  // x_f32 with 64 accumulators keeps 2 (4 spills at 128 registers).
+  static constexpr int kUnroll = !X_F32_ ? 4 : !kT ? cmax(1, 4 / ROWS_PER_THREAD_) : kAcc > 32 ? 2 : 4;
   // Blocks per SM the register allocation must allow: 1024 resident threads
   // (64 registers) where a thread's accumulators are few, 512 (128) or 256
   // (255) as they grow: fewer registers would spill the loads kept in flight.
-  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) ? 1024 : kAcc <= 32 ? 512 : 256;
+  // x_f32 kernels keep no x in registers: 128 registers hold up to 64
+  // accumulators, so they keep two 256-thread blocks per SM at any batch.
+  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) ? 1024
+                                          : kAcc <= 32 || (X_F32_ && kAcc <= 64) ? 512
+                                                                                  : 256;
   static constexpr int kMinBlocks = cmin(16, cmax(1, kMinThreadsPerSM / THREADS_));
 };
 
@@ -353,7 +374,7 @@ __host__ __device__ __forceinline__ void collapse(const Acc<K>& acc, float (&v)[
 // on x. Tile rows are kXTile halves; c0 is a multiple of 8.
 
 template <class K>
-__host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
+__host__ __device__ inline void stage_x_f16(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
   constexpr int KT = K::kXTile;
   const int need = cmin(KT, round_up(len, 8));
 #pragma unroll
@@ -378,6 +399,98 @@ __host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, i
     } else {
       for (int e = tid; e < need; e += K::kThreads) dst[e] = live && e < len ? static_cast<uint16_t>(load_half(xr + e)) : 0;
     }
+  }
+}
+
+// store_f32 writes N floats to shared memory at p, 4N-byte aligned when N
+// is 2 or a multiple of 4, in 16-byte (or 8-byte) stores.
+template <int N>
+__host__ __device__ __forceinline__ void store_f32(float* p, const float (&v)[N]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < N; q += 4) *reinterpret_cast<float4*>(p + q) = make_float4(v[q], v[q + 1], v[q + 2], v[q + 3]);
+  } else if constexpr (N == 2) {
+    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
+  } else {
+    p[0] = v[0];
+  }
+#else
+  memcpy(p, v, sizeof(v));
+#endif
+}
+
+// load_f32 reads N floats of the fp32 x tile at p (aligned as for store_f32).
+template <int N>
+__host__ __device__ __forceinline__ void load_f32(const float* p, float (&v)[N]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < N; q += 4) {
+      const float4 f = *reinterpret_cast<const float4*>(p + q);
+      v[q] = f.x, v[q + 1] = f.y, v[q + 2] = f.z, v[q + 3] = f.w;
+    }
+  } else if constexpr (N == 2) {
+    const float2 f = *reinterpret_cast<const float2*>(p);
+    v[0] = f.x, v[1] = f.y;
+  } else {
+    v[0] = p[0];
+  }
+#else
+  memcpy(v, p, sizeof(v));
+#endif
+}
+
+// stage_x_f32 is stage_x for x_f32: the tile holds x converted to fp32 once
+// per block, so the inner loops spend no instruction converting x.
+//  - layout N: xf[i][e], kXTile floats per batch row; a thread converts 8
+//    halves per step, the 16-byte chunk a load of A pairs with.
+//  - layout T: xf[e][i], kBatch floats per k position, so one row of A
+//    takes every vector's x in kBatch / 4 16-byte loads (the same address
+//    for all lanes of a row: a broadcast). A thread converts one k position
+//    of every vector per step and writes them contiguously.
+template <class K>
+__host__ __device__ inline void stage_x_f32(const Args& a, const Block& b, int c0, int len, int tid, float* xf) {
+  constexpr int KT = K::kXTile, MB = K::kBatch;
+  const int need = cmin(KT, round_up(len, 8));
+  auto row = [&](int i) { return a.x + static_cast<int64_t>(b.z * MB + i) * a.ldx + c0; };
+  if constexpr (K::kT) {
+    for (int e = tid; e < need; e += K::kThreads) {
+      float v[MB];
+#pragma unroll
+      for (int i = 0; i < MB; ++i) v[i] = i < b.mb && e < len ? half_to_float(load_half(row(i) + e)) : 0.f;
+      store_f32<MB>(xf + e * MB, v);
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < MB; ++i) {
+      const bool live = i < b.mb;
+      for (int e = tid * 8; e < need; e += K::kThreads * 8) {
+        uint32_t w[4];
+        if (live && a.xvec && e + 8 <= len) {
+          load_vec<8>(row(i) + e, w);
+        } else {
+          load_scalar<8>(live ? row(i) + e : nullptr, live ? len - e : 0, w);
+        }
+        float v[8];
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+          const float2 f = half2_to_float2(w[p]);
+          v[2 * p] = f.x, v[2 * p + 1] = f.y;
+        }
+        store_f32<8>(xf + i * KT + e, v);
+      }
+    }
+  }
+}
+
+template <class K>
+__host__ __device__ __forceinline__ void stage_x(const Args& a, const Block& b, int c0, int len, int tid,
+                                                 uint16_t* xs) {
+  if constexpr (K::kXF32) {
+    stage_x_f32<K>(a, b, c0, len, tid, reinterpret_cast<float*>(xs));
+  } else {
+    stage_x_f16<K>(a, b, c0, len, tid, xs);
   }
 }
 
@@ -477,7 +590,10 @@ __host__ __device__ inline void accumulate_n(const Args& a, const Block& b, int 
 }
 
 // Layout T: V adjacent columns of A's row c (nv of them inside n) times
-// x[i][c] for every right-hand vector.
+// x[i][c] for every right-hand vector. With x in fp32 (x_f32) the row's x values of every vector come from
+// kBatch / 4 16-byte shared loads (one address per row: a broadcast), and
+// no x is converted: per 16 bytes of A, 8 conversions, kBatch / 4 loads and
+// 8 kBatch FMAs.
 template <class K>
 __host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b, int c0, int cc,
                                                    const uint32_t (&w)[Words<K::kVec>::kW], const uint16_t* xs,
@@ -489,14 +605,31 @@ __host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b
     const float2 f = half2_to_float2(w[p]);
     af[2 * p] = f.x, af[2 * p + 1] = f.y;
   }
+  if constexpr (K::kXF32) {
+    constexpr int MB = K::kBatch, G = cmin(MB, 4);
+    const float* xf = reinterpret_cast<const float*>(xs) + cc * MB;
 #pragma unroll
-  for (int i = 0; i < K::kBatch; ++i) {
-    if (i < b.mb) {
-      const float xf =
-          K::kXShared ? half_to_float(xs[i * K::kXTile + cc])
-                      : half_to_float(load_half(a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc));
+    for (int i = 0; i < MB; i += G) {
+      if (i < b.mb) {  // vectors i .. i + G - 1 past mb are zero in the tile
+        float xv[G];
+        load_f32<G>(xf + i, xv);
 #pragma unroll
-      for (int v = 0; v < V; ++v) acc.v[i * V + v][0] = fmaf(af[v], xf, acc.v[i * V + v][0]);
+        for (int e = 0; e < G; ++e) {
+#pragma unroll
+          for (int v = 0; v < V; ++v) acc.v[(i + e) * V + v][0] = fmaf(af[v], xv[e], acc.v[(i + e) * V + v][0]);
+        }
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < K::kBatch; ++i) {
+      if (i < b.mb) {
+        const float xf =
+            K::kXShared ? half_to_float(xs[i * K::kXTile + cc])
+                        : half_to_float(load_half(a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc));
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc.v[i * V + v][0] = fmaf(af[v], xf, acc.v[i * V + v][0]);
+      }
     }
   }
 }
@@ -555,11 +688,113 @@ __host__ __device__ inline void accumulate_t(const Args& a, const Block& b, int 
   }
 }
 
+// Layout N with x in fp32 (x_f32): a group is kRows rows of A, and a
+// thread reads the same chunk (k positions) of each. Per 4 k positions it
+// converts each row's halves once (two packed half2 -> float2 conversions),
+// then for every vector loads the 4 fp32 x values once (one 16-byte shared
+// load) and makes kRows x 4 FMAs with them: x costs 1 / kRows shared loads
+// per chunk of A and no conversion, so the instructions per byte of A grow
+// with m only through the FMAs, which no kernel avoids.
+template <class K>
+__host__ __device__ __forceinline__ void dot_rows_f32(const Block& b, int cc,
+                                                      const uint32_t (&w)[K::kRows][Words<K::kVec>::kW],
+                                                      const float* xf, Acc<K>& acc) {
+  constexpr int V = K::kVec, R = K::kRows, G = cmin(V, 4);
+#pragma unroll
+  for (int g = 0; g < V; g += G) {
+    float af[R][G];
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) {
+      if constexpr (G == 1) {
+        af[rr][0] = half_to_float(w[rr][0] & 0xffffu);
+      } else {
+#pragma unroll
+        for (int t = 0; t < G; t += 2) {
+          const float2 f = half2_to_float2(w[rr][(g + t) / 2]);
+          af[rr][t] = f.x, af[rr][t + 1] = f.y;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < K::kBatch; ++i) {
+      if (i < b.mb) {
+        float xv[G];
+        load_f32<G>(xf + i * K::kXTile + cc + g, xv);
+#pragma unroll
+        for (int rr = 0; rr < R; ++rr) {
+#pragma unroll
+          for (int t = 0; t < G; ++t) acc.v[i * R + rr][0] = fmaf(af[rr][t], xv[t], acc.v[i * R + rr][0]);
+        }
+      }
+    }
+  }
+}
+
+// load_rows reads one chunk (tile offset cc) of each of the group's rows:
+// avail halves of it (>= V: all, by vector loads when VEC).
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_rows(const uint16_t* const (&rows)[K::kRows], int cc, int avail,
+                                                   uint32_t (&w)[K::kRows][Words<K::kVec>::kW]) {
+#pragma unroll
+  for (int rr = 0; rr < K::kRows; ++rr) {
+    if (VEC && avail >= K::kVec) {
+      load_vec<K::kVec>(rows[rr] + cc, w[rr]);
+    } else {
+      load_scalar<K::kVec>(rows[rr] + cc, avail, w[rr]);
+    }
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                  const float* xf, Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo, R = K::kRows;
+  const int r0 = b.out0 + ln.group * R;
+  if (r0 >= a.n) return;
+  // Rows past n read row r0 again (cached; their results are never stored),
+  // so the loop has no per-row branch.
+  const uint16_t* rows[R];
+#pragma unroll
+  for (int rr = 0; rr < R; ++rr) rows[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0;
+  const int n_full = len / V;
+  int q = ln.slice;
+  // Whole chunks, kUnroll x kRows loads in flight.
+  for (; q + (U - 1) * TPO < n_full; q += U * TPO) {
+    uint32_t w[U][R][W];
+#pragma unroll
+    for (int u = 0; u < U; ++u) load_rows<K, VEC>(rows, (q + u * TPO) * V, V, w[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_rows_f32<K>(b, (q + u * TPO) * V, w[u], xf, acc);
+  }
+  // The last 1 to kUnroll - 1 whole chunks.
+  if (q < n_full) {
+    const int cnt = (n_full - q + TPO - 1) / TPO;
+    uint32_t w[U][R][W];
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) load_rows<K, VEC>(rows, (q + u * TPO) * V, V, w[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) dot_rows_f32<K>(b, (q + u * TPO) * V, w[u], xf, acc);
+    }
+    q += cnt * TPO;
+  }
+  // The tile's last, partial chunk, element by element (x is zero past len).
+  if (q * V < len) {
+    uint32_t w[R][W];
+    load_rows<K, false>(rows, q * V, len - q * V, w);
+    dot_rows_f32<K>(b, q * V, w, xf, acc);
+  }
+}
+
 template <class K, bool VEC>
 __host__ __device__ __forceinline__ void accumulate_tile(const Args& a, const Block& b, int c0, int len, Lane ln,
                                                          const uint16_t* xs, Acc<K>& acc) {
   if constexpr (K::kT) {
     accumulate_t<K, VEC>(a, b, c0, len, ln, xs, acc);
+  } else if constexpr (K::kXF32) {
+    accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), acc);
   } else {
     accumulate_n<K, VEC>(a, b, c0, len, ln, xs, acc);
   }
