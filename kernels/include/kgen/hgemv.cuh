@@ -20,7 +20,8 @@
 // memory across the warps of a group. x is read through the cache (__ldg) or
 // staged in shared memory tile by tile (X_SHARED); either way each use
 // converts it to fp32 again, so x costs instructions per byte of A in
-// proportion to m (layout T amortizes one x value over VEC outputs).
+// proportion to m (layout T amortizes one x value over VEC outputs) -
+// unless X_F32 stages it already converted (below).
 // 16-byte (VEC = 8) loads are used when A (and x, when read through the cache)
 // and the leading dimensions allow them; otherwise, and for the k tail (N) or
 // the n tail (T), the same chunks are read element by element.
@@ -37,6 +38,35 @@
 // m > MAX_BATCH runs ceil(m / MAX_BATCH) passes side by side as blockIdx.z
 // (one launch; each pass reads A again, mostly from L2). m > 8 is rejected.
 //
+// x in fp32 (X_F32, with X_SHARED): each block converts its x tile once
+// (32 KiB of floats) and the inner loops convert only A. Layout N stores it
+// [vector][k] and, with ROWS_PER_THREAD = R > 1, a group is R rows of A that
+// a thread reads at the same k: per 4 k positions one 16-byte shared load of
+// x serves R rows. Layout T stores it [k][vector]: a row of A takes every
+// vector's x in kBatch / 4 16-byte loads (one address per row: a broadcast).
+// The budget on an H100 SXM (132 SMs, 4 issue slots and 128 FP32 lanes per
+// SM per clock, 1.98 GHz, ~3.0 TB/s copy): A arrives at 3.0e12 / (132 x
+// 1.98e9) = 11.5 bytes per SM per clock, so 16 bytes of A (one chunk) may
+// take 1.39 clocks: 178 thread-instruction issues, 178 FMA lanes, 89
+// conversions (HADD2.F32, as nvcc emits them, assumed half the FMA rate)
+// and 178 bytes of shared (or L1) bandwidth. Per 16 bytes of A at m = 8:
+//  - x as halves (X_F32 off, layout N): 1 + 8 loads (x: 128 bytes of L1),
+//    8 + 64 conversions, 64 FMAs: ~145 issues (81%), conversions 81%, L1
+//    72%: three units near their limit at once (the bench measured 27-36%
+//    of the copy rate).
+//  - layout N, X_F32, R = 4: 1 load of A, 8 conversions, 2 x 8 / 4 = 4
+//    shared loads (64 bytes), 64 FMAs, ~3 of addressing: ~80 issues (45%),
+//    FMAs 36%, conversions 9%, shared bandwidth 36%. R = 2 at m = 4: ~46
+//    issues (26%), shared 36%; R = 2 at m = 2: ~30 (17%).
+//  - layout T, X_F32, VEC = 8: 1 load, 8 conversions, 2 broadcast shared
+//    loads, 64 FMAs, 2 batch checks: ~77 issues (43%).
+// Only the FMAs grow with m. Registers (nvcc 11.8, sm_90, -Xptxas -v, 256
+// threads, 128 at most so two blocks fit an SM): 128 for layout N m = 8
+// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 95 at m = 4 R = 2, 91 at
+// m = 2, 64 at m = 1; layout T 126 at m = 8 (kUnroll 2), 128 at m = 4; no
+// spills. In flight: 64 bytes per thread (32 for layout T at m = 8), 32 KiB
+// per SM over two blocks, 4.2 MB on the GPU: 1.4 us of latency at 3 TB/s.
+//
 // Device code and the host emulation (emulate_on_host, used by
 // kernels/tests/hgemv_host_test.cu) share the per-thread phase functions
 // (stage_x, accumulate_tile, the reduction steps, finish, combine); the
@@ -44,7 +74,7 @@
 // the shuffles' butterfly explicitly, in the device's order of additions.
 //
 // The seed article's ladder as configs (Config<layout, tpo, opb, vec, x_shared,
-// split_k, threads, max_batch>): thread-naive <N,1,256,1,false,1,256,1>,
+// split_k, threads, max_batch[, rows_per_thread, x_f32]>): thread-naive <N,1,256,1,false,1,256,1>,
 // warp1-naive <N,32,8,1,false,1,256,1>, lane groups warp2..16
 // <N,2..16,256/tpo,1,false,1,256,1>, thread-smem <N,1,256,1,true,1,256,1>.
 // Measured on an H100 (kernels/tests/hgemv_host_test.cu --bench, cold A,
