@@ -43,8 +43,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -54,8 +52,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -67,6 +63,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
 	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
 	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -126,8 +124,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -137,8 +133,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -150,6 +144,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
 	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
 	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -209,8 +205,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -220,8 +214,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -233,6 +225,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
 	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
 	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
@@ -292,8 +286,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p32_o8_v1_k1_m1.o \
@@ -303,8 +295,6 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p8_o32_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m4.o \
-	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
-	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p1_o256_v1_k1_m1_xs.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v1_k1_m1.o \
@@ -316,6 +306,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
 	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
 	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \

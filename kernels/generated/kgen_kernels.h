@@ -202,18 +202,6 @@ int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm86(int device, int m, int n, int k
 int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
-/* hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf: y = alpha * op(A) * x + beta * y. */
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-
-/* hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf: y = alpha * op(A) * x + beta * y. */
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-
 /* hgemv_n_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
@@ -267,18 +255,6 @@ int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm80(int device, int m, int n, int k
 int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-
-/* hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf: y = alpha * op(A) * x + beta * y. */
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-
-/* hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf: y = alpha * op(A) * x + beta * y. */
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
-int kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
 /* hgemv_t_f16accf32_p1_o256_v1_k1_m1: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
@@ -345,6 +321,18 @@ int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm80(int device, int m, int n,
 int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

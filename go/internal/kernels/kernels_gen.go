@@ -1051,38 +1051,6 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
 			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89},
-	{Info: Info{Name: "hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
 	{Info: Info{Name: "hgemv_n_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
 			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
@@ -1227,38 +1195,6 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
 			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
 		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 86, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 89, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89},
-	{Info: Info{Name: "hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemv", Arch: 90, Threads: 256, SharedBytes: 0},
-		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
-			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
-		Launch: kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
 	{Info: Info{Name: "hgemv_t_f16accf32_p1_o256_v1_k1_m1", Family: "hgemv", Arch: 80, Threads: 256, SharedBytes: 0},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 1, OutputsPerBlock: 256,
 			Vector: 1, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 1, MaxBatch: 1},
@@ -1435,6 +1371,38 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 32, OutputsPerBlock: 8,
 			Vector: 8, XShared: true, XF32: true, RowsPerThread: 4, SplitK: 2, MaxBatch: 8},
 		Launch: kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemvbt", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemvbt", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemvbt", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf", Family: "hgemvbt", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 4},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemvbt", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemvbt", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemvbt", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89},
+	{Info: Info{Name: "hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf", Family: "hgemvbt", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
+		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
 }
 
 // GF256s lists every gf256_matmul instance once per arch it is built for.
@@ -2021,38 +1989,6 @@ func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
-	return int(C.kgen_hgemv_n_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
 func kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemv_n_f16accf32_p1_o256_v1_k1_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -2195,38 +2131,6 @@ func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm89(p *GEMVParams) int {
 
 func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
-}
-
-func kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
-	return int(C.kgen_hgemv_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_hgemv_t_f16accf32_p1_o256_v1_k1_m1_sm80(p *GEMVParams) int {
@@ -2403,6 +2307,38 @@ func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89(p *GEMVParams) int {
 
 func kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {

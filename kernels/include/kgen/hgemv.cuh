@@ -49,23 +49,27 @@
 // 1.98e9) = 11.5 bytes per SM per clock, so 16 bytes of A (one chunk) may
 // take 1.39 clocks: 178 thread-instruction issues, 178 FMA lanes, 89
 // conversions (HADD2.F32, as nvcc emits them, assumed half the FMA rate)
-// and 178 bytes of shared (or L1) bandwidth. Per 16 bytes of A at m = 8:
-//  - x as halves (X_F32 off, layout N): 1 + 8 loads (x: 128 bytes of L1),
-//    8 + 64 conversions, 64 FMAs: ~145 issues (81%), conversions 81%, L1
-//    72%: three units near their limit at once (the bench measured 27-36%
-//    of the copy rate).
-//  - layout N, X_F32, R = 4: 1 load of A, 8 conversions, 2 x 8 / 4 = 4
-//    shared loads (64 bytes), 64 FMAs, ~3 of addressing: ~80 issues (45%),
-//    FMAs 36%, conversions 9%, shared bandwidth 36%. R = 2 at m = 4: ~46
-//    issues (26%), shared 36%; R = 2 at m = 2: ~30 (17%).
-//  - layout T, X_F32, VEC = 8: 1 load, 8 conversions, 2 broadcast shared
-//    loads, 64 FMAs, 2 batch checks: ~77 issues (43%).
+// and 178 bytes of shared (or L1) bandwidth. Inner loops per 16 bytes of A,
+// counted in nvcc 11.8's sm_90 SASS of the generated instances:
+//  - x as halves, m = 8 (hgemv_n_..._p128_o2_v8_k1_m8): 214 instructions
+//    (120% of the issue budget), 72 conversions (81% of theirs): issue-
+//    bound, as the bench's 26-36% of the copy rate says.
+//  - layout N, X_F32, R = 4, m = 8: 83 (47%): 64 FMAs, 8 conversions, 4
+//    16-byte shared loads (64 bytes, 36% of shared bandwidth), 7 others.
+//    R = 2: 48 at m = 4 (27%); 20.5 at m = 1 (the x-in-shared halves
+//    kernel: 34).
+//  - layout T, X_F32, VEC = 8: 87 at m = 8 (49%), 48 at m = 4 (27%; the
+//    halves kernel with split-K 8 at m = 4: 69).
 // Only the FMAs grow with m. Registers (nvcc 11.8, sm_90, -Xptxas -v, 256
-// threads, 128 at most so two blocks fit an SM): 128 for layout N m = 8
-// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 95 at m = 4 R = 2, 91 at
-// m = 2, 64 at m = 1; layout T 126 at m = 8 (kUnroll 2), 128 at m = 4; no
-// spills. In flight: 64 bytes per thread (32 for layout T at m = 8), 32 KiB
-// per SM over two blocks, 4.2 MB on the GPU: 1.4 us of latency at 3 TB/s.
+// threads, 128 at most so two blocks fit an SM): 125 for layout N m = 8
+// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 105 at m = 4 R = 2, 93 at
+// m = 2, 63 at m = 1; layout T 124 at m = 8 (kUnroll 2), 128 at m = 4; no
+// spills (sm_80/86/89 spill 16 bytes of kernel arguments in layout T at
+// m = 8, outside the loops). In flight: 64 bytes per thread (32 for layout
+// T at m = 8), 32 KiB per SM over two blocks, 4.2 MB on the GPU: 1.4 us of
+// latency at 3 TB/s. Staging costs each block m x tile x 2 bytes of x from
+// L2 per tile: for layout N (8 R rows per block) m / (8 R) of A's bytes,
+// 25% at m = 8, R = 4.
 //
 // Device code and the host emulation (emulate_on_host, used by
 // kernels/tests/hgemv_host_test.cu) share the per-thread phase functions
@@ -226,6 +230,22 @@ __host__ __device__ __forceinline__ float2 half2_to_float2(uint32_t w) {
   r.x = static_cast<unsigned short>(w & 0xffffu);
   r.y = static_cast<unsigned short>(w >> 16);
   return __half22float2(__half2(r));
+}
+
+// word_to_float2 is half2_to_float2 that, on the device, reinterprets the
+// word whole: splitting it first costs a shift and a permute per word
+// before the two conversions (HADD2.F32 reads either half of a register).
+// The x_f32 paths use it; the older paths keep half2_to_float2, with which
+// nvcc 11.8 schedules them in fewer registers (p128 m8: 96, not 127 and a
+// spill).
+__host__ __device__ __forceinline__ float2 word_to_float2(uint32_t w) {
+#ifdef __CUDA_ARCH__
+  __half2 h;
+  memcpy(&h, &w, sizeof(h));
+  return __half22float2(h);
+#else
+  return half2_to_float2(w);
+#endif
 }
 
 __host__ __device__ __forceinline__ uint16_t float_to_half(float f) {
@@ -505,7 +525,7 @@ __host__ __device__ inline void stage_x_f32(const Args& a, const Block& b, int c
         float v[8];
 #pragma unroll
         for (int p = 0; p < 4; ++p) {
-          const float2 f = half2_to_float2(w[p]);
+          const float2 f = word_to_float2(w[p]);
           v[2 * p] = f.x, v[2 * p + 1] = f.y;
         }
         store_f32<8>(xf + i * KT + e, v);
@@ -632,22 +652,21 @@ __host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b
   float af[2 * W];
 #pragma unroll
   for (int p = 0; p < W; ++p) {
-    const float2 f = half2_to_float2(w[p]);
+    const float2 f = K::kXF32 ? word_to_float2(w[p]) : half2_to_float2(w[p]);
     af[2 * p] = f.x, af[2 * p + 1] = f.y;
   }
   if constexpr (K::kXF32) {
     constexpr int MB = K::kBatch, G = cmin(MB, 4);
     const float* xf = reinterpret_cast<const float*>(xs) + cc * MB;
+    // Vectors past mb are zero in the tile and never stored: no branch.
 #pragma unroll
     for (int i = 0; i < MB; i += G) {
-      if (i < b.mb) {  // vectors i .. i + G - 1 past mb are zero in the tile
-        float xv[G];
-        load_f32<G>(xf + i, xv);
+      float xv[G];
+      load_f32<G>(xf + i, xv);
 #pragma unroll
-        for (int e = 0; e < G; ++e) {
+      for (int e = 0; e < G; ++e) {
 #pragma unroll
-          for (int v = 0; v < V; ++v) acc.v[(i + e) * V + v][0] = fmaf(af[v], xv[e], acc.v[(i + e) * V + v][0]);
-        }
+        for (int v = 0; v < V; ++v) acc.v[(i + e) * V + v][0] = fmaf(af[v], xv[e], acc.v[(i + e) * V + v][0]);
       }
     }
   } else {
@@ -724,9 +743,12 @@ __host__ __device__ inline void accumulate_t(const Args& a, const Block& b, int 
 // then for every vector loads the 4 fp32 x values once (one 16-byte shared
 // load) and makes kRows x 4 FMAs with them: x costs 1 / kRows shared loads
 // per chunk of A and no conversion, so the instructions per byte of A grow
-// with m only through the FMAs, which no kernel avoids.
+// with m only through the FMAs, which no kernel avoids. Every vector of the
+// tile is used, live or not: the tile is zero past mb, and the accumulators
+// of those vectors are never stored, so a branch per vector would only cost
+// issue slots at full batches.
 template <class K>
-__host__ __device__ __forceinline__ void dot_rows_f32(const Block& b, int cc,
+__host__ __device__ __forceinline__ void dot_rows_f32(int cc,
                                                       const uint32_t (&w)[K::kRows][Words<K::kVec>::kW],
                                                       const float* xf, Acc<K>& acc) {
   constexpr int V = K::kVec, R = K::kRows, G = cmin(V, 4);
@@ -740,21 +762,19 @@ __host__ __device__ __forceinline__ void dot_rows_f32(const Block& b, int cc,
       } else {
 #pragma unroll
         for (int t = 0; t < G; t += 2) {
-          const float2 f = half2_to_float2(w[rr][(g + t) / 2]);
+          const float2 f = word_to_float2(w[rr][(g + t) / 2]);
           af[rr][t] = f.x, af[rr][t + 1] = f.y;
         }
       }
     }
 #pragma unroll
     for (int i = 0; i < K::kBatch; ++i) {
-      if (i < b.mb) {
-        float xv[G];
-        load_f32<G>(xf + i * K::kXTile + cc + g, xv);
+      float xv[G];
+      load_f32<G>(xf + i * K::kXTile + cc + g, xv);
 #pragma unroll
-        for (int rr = 0; rr < R; ++rr) {
+      for (int rr = 0; rr < R; ++rr) {
 #pragma unroll
-          for (int t = 0; t < G; ++t) acc.v[i * R + rr][0] = fmaf(af[rr][t], xv[t], acc.v[i * R + rr][0]);
-        }
+        for (int t = 0; t < G; ++t) acc.v[i * R + rr][0] = fmaf(af[rr][t], xv[t], acc.v[i * R + rr][0]);
       }
     }
   }
@@ -781,40 +801,44 @@ __host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b,
   constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo, R = K::kRows;
   const int r0 = b.out0 + ln.group * R;
   if (r0 >= a.n) return;
-  // Rows past n read row r0 again (cached; their results are never stored),
-  // so the loop has no per-row branch.
-  const uint16_t* rows[R];
-#pragma unroll
-  for (int rr = 0; rr < R; ++rr) rows[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0;
   const int n_full = len / V;
   int q = ln.slice;
+  // p[rr] points at chunk q of row rr and advances with q, so each load's
+  // offset is a constant of the unrolled loop. Rows past n read row r0 again
+  // (cached; their results are never stored): no per-row branch.
+  const uint16_t* p[R];
+#pragma unroll
+  for (int rr = 0; rr < R; ++rr) p[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0 + q * V;
   // Whole chunks, kUnroll x kRows loads in flight.
   for (; q + (U - 1) * TPO < n_full; q += U * TPO) {
     uint32_t w[U][R][W];
 #pragma unroll
-    for (int u = 0; u < U; ++u) load_rows<K, VEC>(rows, (q + u * TPO) * V, V, w[u]);
+    for (int u = 0; u < U; ++u) load_rows<K, VEC>(p, u * TPO * V, V, w[u]);
 #pragma unroll
-    for (int u = 0; u < U; ++u) dot_rows_f32<K>(b, (q + u * TPO) * V, w[u], xf, acc);
+    for (int u = 0; u < U; ++u) dot_rows_f32<K>((q + u * TPO) * V, w[u], xf, acc);
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) p[rr] += U * TPO * V;
   }
   // The last 1 to kUnroll - 1 whole chunks.
+  int cnt = 0;
   if (q < n_full) {
-    const int cnt = (n_full - q + TPO - 1) / TPO;
+    cnt = (n_full - q + TPO - 1) / TPO;
     uint32_t w[U][R][W];
 #pragma unroll
     for (int u = 0; u < U - 1; ++u) {
-      if (u < cnt) load_rows<K, VEC>(rows, (q + u * TPO) * V, V, w[u]);
+      if (u < cnt) load_rows<K, VEC>(p, u * TPO * V, V, w[u]);
     }
 #pragma unroll
     for (int u = 0; u < U - 1; ++u) {
-      if (u < cnt) dot_rows_f32<K>(b, (q + u * TPO) * V, w[u], xf, acc);
+      if (u < cnt) dot_rows_f32<K>((q + u * TPO) * V, w[u], xf, acc);
     }
     q += cnt * TPO;
   }
   // The tile's last, partial chunk, element by element (x is zero past len).
   if (q * V < len) {
     uint32_t w[R][W];
-    load_rows<K, false>(rows, q * V, len - q * V, w);
-    dot_rows_f32<K>(b, q * V, w, xf, acc);
+    load_rows<K, false>(p, cnt * TPO * V, len - q * V, w);
+    dot_rows_f32<K>(q * V, w, xf, acc);
   }
 }
 
