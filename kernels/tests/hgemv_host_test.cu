@@ -2,9 +2,10 @@
 //
 // 1. The kernels' per-thread phases run by emulate_on_host, for a
 //    representative set of configs (every threads-per-output value, every
-//    vector width, x staged and read through the cache, split-K 1 and > 1,
-//    layouts N and T, max batch 1, 2, 4, 8), against a float64 reference:
-//    m = 1, 3, 8; k or n of 1, 7, 33, 4095, 4097; misaligned A, x and y and
+//    vector width, x staged as halves or fp32 and read through the cache,
+//    rows per thread 1, 2, 4, 8, split-K 1 and > 1, layouts N and T, max
+//    batch 1, 2, 4, 8), against a float64 reference: m = 1 to 8; k or n of
+//    1, 7, 33, 4095, 4097; misaligned A, x and y and
 //    odd leading dimensions; beta == 0 over a y poisoned with NaN; k == 0 and
 //    alpha == 0; outputs that overflow to +-Inf, subnormal outputs; split-K
 //    blocks run in shuffled orders. Each result must lie within
@@ -436,8 +437,11 @@ struct BenchConfigs {
   using N_g16 = kgen::hgemv::Config<Layout::N, 16, 16, 8, false, 1, 256, MB>;
   using N_w32_k4 = kgen::hgemv::Config<Layout::N, 32, 8, 8, false, 4, 256, MB>;
   using N_w128_k2 = kgen::hgemv::Config<Layout::N, 128, 2, 8, false, 2, 256, MB>;
+  // x in fp32, rows per thread as in the spec's hgemvb family.
+  using N_xf = kgen::hgemv::Config<Layout::N, 32, 8, 8, true, MB == 8 ? 2 : 1, 256, MB, MB == 8 ? 4 : 2, true>;
   using T_p32_k4 = kgen::hgemv::Config<Layout::T, 32, 8, 8, false, 4, 256, MB>;
   using T_p16_k8 = kgen::hgemv::Config<Layout::T, 16, 16, 8, false, 8, 256, MB>;
+  using T_xf_k8 = kgen::hgemv::Config<Layout::T, 16, 16, 8, true, 8, 256, MB, 1, true>;
 };
 
 template <int MB>
@@ -445,8 +449,9 @@ void bench_batch(const std::vector<BenchShape>& shapes, double rate, uint16_t* p
                  const uint16_t* x, uint16_t* y) {
   using B = BenchConfigs<MB>;
   const char* names[] = {"N p32 o8 v8 t256", "N p32 o4 v8 t128", "N p32 o8 v8 smem", "N p64 o4 v8",
-                         "N p16 o16 v8",     "N p32 o8 v8 k4",   "N p128 o2 v8 k2",  "T p32 o8 v8 k4",
-                         "T p16 o16 v8 k8"};
+                         "N p16 o16 v8",     "N p32 o8 v8 k4",   "N p128 o2 v8 k2",  "N p32 o8 v8 xf rows",
+                         "T p32 o8 v8 k4",   "T p16 o16 v8 k8",  "T p16 o16 v8 k8 xf"};
+  constexpr int kNConfigs = 8;  // the first 8 are layout N
   for (const BenchShape& s : shapes) {
     if (s.m != MB) continue;
     const double t[] = {bench_one<typename B::N_w32>(s, pool, pool_halves, x, y),
@@ -456,15 +461,21 @@ void bench_batch(const std::vector<BenchShape>& shapes, double rate, uint16_t* p
                         bench_one<typename B::N_g16>(s, pool, pool_halves, x, y),
                         bench_one<typename B::N_w32_k4>(s, pool, pool_halves, x, y),
                         bench_one<typename B::N_w128_k2>(s, pool, pool_halves, x, y),
+                        bench_one<typename B::N_xf>(s, pool, pool_halves, x, y),
                         bench_one<typename B::T_p32_k4>(s, pool, pool_halves, x, y),
-                        bench_one<typename B::T_p16_k8>(s, pool, pool_halves, x, y)};
+                        bench_one<typename B::T_p16_k8>(s, pool, pool_halves, x, y),
+                        bench_one<typename B::T_xf_k8>(s, pool, pool_halves, x, y)};
     const double bytes = 2.0 * (static_cast<double>(s.n) * s.k + static_cast<double>(s.m) * (s.k + s.n));
     const double floor_us = bytes / rate * 1e6;
-    int best = 0;
-    for (int i = 1; i < 7; ++i) best = t[i] > 0 && (t[best] < 0 || t[i] < t[best]) ? i : best;  // N configs only
+    auto best_of = [&](int lo, int hi) {
+      int best = lo;
+      for (int i = lo + 1; i < hi; ++i) best = t[i] > 0 && (t[best] < 0 || t[i] < t[best]) ? i : best;
+      return best;
+    };
+    const int bn = best_of(0, kNConfigs), bt = best_of(kNConfigs, static_cast<int>(sizeof(t) / sizeof(t[0])));
     printf("| %d | %d | %d | %.2f |", s.m, s.n, s.k, floor_us);
     for (double v : t) printf(" %.2f |", v);
-    printf(" %s | %.0f%% |\n", names[best], 100.0 * floor_us / t[best]);
+    printf(" %s | %.0f%% | %s | %.0f%% |\n", names[bn], 100.0 * floor_us / t[bn], names[bt], 100.0 * floor_us / t[bt]);
   }
 }
 
@@ -486,9 +497,10 @@ void bench() {
       if (!(m == 1 && s.n == 4096 && s.k == 4096)) shapes.push_back(s);
     }
   }
-  printf("us per launch (cold A), floor = bytes of A, x, y at the copy rate; best over the N configs\n");
+  printf("us per launch (cold A), floor = bytes of A, x, y at the copy rate; best over the N and over the T configs\n");
   printf("| M | N | K | floor | N p32 o8 v8 t256 | N p32 o4 v8 t128 | N p32 o8 v8 smem | N p64 o4 v8 | N p16 o16 v8 | "
-         "N p32 o8 v8 k4 | N p128 o2 v8 k2 | T p32 o8 v8 k4 | T p16 o16 v8 k8 | best N | floor/best |\n");
+         "N p32 o8 v8 k4 | N p128 o2 v8 k2 | N p32 o8 v8 xf rows | T p32 o8 v8 k4 | T p16 o16 v8 k8 | "
+         "T p16 o16 v8 k8 xf | best N | floor/best N | best T | floor/best T |\n");
   bench_batch<1>(shapes, rate, pool, pool_halves, x, y);
   bench_batch<2>(shapes, rate, pool, pool_halves, x, y);
   bench_batch<4>(shapes, rate, pool, pool_halves, x, y);
