@@ -54,18 +54,19 @@
 //  - x as halves, m = 8 (hgemv_n_..._p128_o2_v8_k1_m8): 214 instructions
 //    (120% of the issue budget), 72 conversions (81% of theirs): issue-
 //    bound, as the bench's 26-36% of the copy rate says.
-//  - layout N, X_F32, R = 4, m = 8: 83 (47%): 64 FMAs, 8 conversions, 4
-//    16-byte shared loads (64 bytes, 36% of shared bandwidth), 7 others.
-//    R = 2: 48 at m = 4 (27%); 20.5 at m = 1 (the x-in-shared halves
-//    kernel: 34).
+//  - layout N, X_F32, R = 4, m = 8: 82 (46%): 64 FMAs, 8 conversions, 4
+//    16-byte shared loads (64 bytes, 36% of shared bandwidth), 6 others.
+//    R = 2: 48 at m = 4 (27%), 31 at m = 2, 20.5 at m = 1 (the x-in-shared
+//    halves kernel: 34).
 //  - layout T, X_F32, VEC = 8: 87 at m = 8 (49%), 48 at m = 4 (27%; the
 //    halves kernel with split-K 8 at m = 4: 69).
 // Only the FMAs grow with m. Registers (nvcc 11.8, sm_90, -Xptxas -v, 256
-// threads, 128 at most so two blocks fit an SM): 125 for layout N m = 8
-// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 105 at m = 4 R = 2, 93 at
-// m = 2, 63 at m = 1; layout T 124 at m = 8 (kUnroll 2), 128 at m = 4; no
-// spills (sm_80/86/89 spill 16 bytes of kernel arguments in layout T at
-// m = 8, outside the loops). In flight: 64 bytes per thread (32 for layout
+// threads, 128 at most so two blocks fit an SM): 128 for layout N m = 8
+// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 122 at m = 4 R = 2, 109 at
+// m = 2, 98 at m = 1; layout T 124 at m = 8 (kUnroll 2), 128 at m = 4. No
+// spill inside a loop: layout N m = 8 keeps one 8-byte address in local
+// memory (stored at entry, read after the k loop), and sm_80/86/89 16 bytes
+// of kernel arguments in layout T m = 8, the same way. In flight: 64 bytes per thread (32 for layout
 // T at m = 8), 32 KiB per SM over two blocks, 4.2 MB on the GPU: 1.4 us of
 // latency at 3 TB/s. Staging costs each block m x tile x 2 bytes of x from
 // L2 per tile: for layout N (8 R rows per block) m / (8 R) of A's bytes,
@@ -209,7 +210,7 @@ struct Config {
   // (255) as they grow: fewer registers would spill the loads kept in flight.
   // x_f32 kernels keep no x in registers: 128 registers hold up to 64
   // accumulators, so they keep two 256-thread blocks per SM at any batch.
-  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) ? 1024
+  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) && !X_F32_ ? 1024
                                           : kAcc <= 32 || (X_F32_ && kAcc <= 64) ? 512
                                                                                   : 256;
   static constexpr int kMinBlocks = cmin(16, cmax(1, kMinThreadsPerSM / THREADS_));
@@ -512,7 +513,8 @@ __host__ __device__ inline void stage_x_f32(const Args& a, const Block& b, int c
       store_f32<MB>(xf + e * MB, v);
     }
   } else {
-#pragma unroll
+    // One vector at a time: the head of A (see Head) is live across this.
+#pragma unroll 1
     for (int i = 0; i < MB; ++i) {
       const bool live = i < b.mb;
       for (int e = tid * 8; e < need; e += K::kThreads * 8) {
@@ -795,21 +797,67 @@ __host__ __device__ __forceinline__ void load_rows(const uint16_t* const (&rows)
   }
 }
 
+// Head holds the first kUnroll x kRows chunks of A a thread reads in a tile
+// (layout N, x_f32). The kernel loads them before it stages the tile's x and
+// waits at the barrier, so A's memory latency overlaps x's staging rather
+// than following it: without this every tile starts with a pause as long as
+// one trip to memory, in every block (a tile is 1 to 4 of a block's steps
+// through k at the LLM shapes).
+template <class K>
+struct Head {
+  uint32_t w[K::kUnroll][K::kRows][Words<K::kVec>::kW];
+};
+
+// row_ptrs points p[rr] at chunk q of the tile in row rr of the thread's
+// group; rows past n read row r0 again (cached; their results are never
+// stored), so the loops have no per-row branch.
+template <class K>
+__host__ __device__ __forceinline__ void row_ptrs(const Args& a, int r0, int c0, int q,
+                                                  const uint16_t* (&p)[K::kRows]) {
+#pragma unroll
+  for (int rr = 0; rr < K::kRows; ++rr)
+    p[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0 + q * K::kVec;
+}
+
+// head_full says whether the tile's first step is kUnroll whole chunks: the
+// step that Head holds and accumulate_n_rows starts with.
+template <class K>
+__host__ __device__ __forceinline__ bool head_full(const Args& a, const Block& b, int len, Lane ln) {
+  return b.out0 + ln.group * K::kRows < a.n && ln.slice + (K::kUnroll - 1) * K::kTpo < len / K::kVec;
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                   Head<K>& h) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  if (!head_full<K>(a, b, len, ln)) return;
+  const uint16_t* p[K::kRows];
+  row_ptrs<K>(a, b.out0 + ln.group * K::kRows, c0, ln.slice, p);
+#pragma unroll
+  for (int u = 0; u < U; ++u) load_rows<K, VEC>(p, u * TPO * V, V, h.w[u]);
+}
+
 template <class K, bool VEC>
 __host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b, int c0, int len, Lane ln,
-                                                  const float* xf, Acc<K>& acc) {
+                                                  const float* xf, const Head<K>& head, Acc<K>& acc) {
   constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo, R = K::kRows;
   const int r0 = b.out0 + ln.group * R;
   if (r0 >= a.n) return;
   const int n_full = len / V;
   int q = ln.slice;
   // p[rr] points at chunk q of row rr and advances with q, so each load's
-  // offset is a constant of the unrolled loop. Rows past n read row r0 again
-  // (cached; their results are never stored): no per-row branch.
+  // offset is a constant of the unrolled loop.
   const uint16_t* p[R];
+  row_ptrs<K>(a, r0, c0, q, p);
+  // Whole chunks, kUnroll x kRows loads in flight; the first step's are
+  // in head already.
+  if (head_full<K>(a, b, len, ln)) {
 #pragma unroll
-  for (int rr = 0; rr < R; ++rr) p[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0 + q * V;
-  // Whole chunks, kUnroll x kRows loads in flight.
+    for (int u = 0; u < U; ++u) dot_rows_f32<K>((q + u * TPO) * V, head.w[u], xf, acc);
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) p[rr] += U * TPO * V;
+    q += U * TPO;
+  }
   for (; q + (U - 1) * TPO < n_full; q += U * TPO) {
     uint32_t w[U][R][W];
 #pragma unroll
@@ -848,7 +896,7 @@ __host__ __device__ __forceinline__ void accumulate_tile(const Args& a, const Bl
   if constexpr (K::kT) {
     accumulate_t<K, VEC>(a, b, c0, len, ln, xs, acc);
   } else if constexpr (K::kXF32) {
-    accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), acc);
+    static_assert(K::kT, "layout N x_f32 tiles go through load_head and accumulate_n_rows");
   } else {
     accumulate_n<K, VEC>(a, b, c0, len, ln, xs, acc);
   }
@@ -970,12 +1018,21 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
   const int kt = tile_len<K>(b);
   for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
     const int len = cmin(kt, b.k1 - c0);
-    if constexpr (K::kXShared) {
-      if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
+    if constexpr (K::kXF32 && !K::kT) {
+      Head<K> head;
+      load_head<K, VEC>(a, b, c0, len, ln, head);  // in flight across the staging
+      if (c0 != b.k0) __syncthreads();
       stage_x<K>(a, b, c0, len, threadIdx.x, xs);
       __syncthreads();
+      accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), head, acc);
+    } else {
+      if constexpr (K::kXShared) {
+        if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
+        stage_x<K>(a, b, c0, len, threadIdx.x, xs);
+        __syncthreads();
+      }
+      accumulate_tile<K, VEC>(a, b, c0, len, ln, xs, acc);
     }
-    accumulate_tile<K, VEC>(a, b, c0, len, ln, xs, acc);
   }
   float v[K::kAcc];
   collapse<K>(acc, v);
@@ -1205,6 +1262,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
   unsigned char* smem = reinterpret_cast<unsigned char*>(smem_v.data());
   uint16_t* xs = reinterpret_cast<uint16_t*>(smem);
   std::vector<Acc<K>> acc(T);
+  std::vector<Head<K>> heads(K::kXF32 && !K::kT ? T : 0);  // layout N x_f32: the first loads of a tile
   std::vector<std::array<float, K::kAcc>> v(T), prev(T);
 
   for (const Id& id : blocks) {
@@ -1213,14 +1271,34 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
     const int kt = tile_len<K>(b);
     for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
       const int len = cmin(kt, b.k1 - c0);
-      if (K::kXShared) {
+      if constexpr (K::kXF32 && !K::kT) {
+        // The kernel's order: every thread's head of A, the staging, the rest.
+        for (int t = 0; t < T; ++t) {
+          if (args.vec) {
+            load_head<K, true>(args, b, c0, len, lane_of<K>(t), heads[t]);
+          } else {
+            load_head<K, false>(args, b, c0, len, lane_of<K>(t), heads[t]);
+          }
+        }
         for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
-      }
-      for (int t = 0; t < T; ++t) {
-        if (args.vec) {
-          accumulate_tile<K, true>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
-        } else {
-          accumulate_tile<K, false>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+        for (int t = 0; t < T; ++t) {
+          const float* xf = reinterpret_cast<const float*>(xs);
+          if (args.vec) {
+            accumulate_n_rows<K, true>(args, b, c0, len, lane_of<K>(t), xf, heads[t], acc[t]);
+          } else {
+            accumulate_n_rows<K, false>(args, b, c0, len, lane_of<K>(t), xf, heads[t], acc[t]);
+          }
+        }
+      } else {
+        if (K::kXShared) {
+          for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
+        }
+        for (int t = 0; t < T; ++t) {
+          if (args.vec) {
+            accumulate_tile<K, true>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+          } else {
+            accumulate_tile<K, false>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+          }
         }
       }
     }
