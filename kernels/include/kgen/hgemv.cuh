@@ -63,7 +63,7 @@
 // Only the FMAs grow with m. Registers (nvcc 11.8, sm_90, -Xptxas -v, 256
 // threads, 128 at most so two blocks fit an SM): 128 for layout N m = 8
 // R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 122 at m = 4 R = 2, 109 at
-// m = 2, 98 at m = 1; layout T 124 at m = 8 (kUnroll 2), 128 at m = 4. No
+// m = 2, 98 at m = 1; layout T 128 at m = 8 (kUnroll 2) and at m = 4. No
 // spill inside a loop: layout N m = 8 keeps one 8-byte address in local
 // memory (stored at entry, read after the k loop), and sm_80/86/89 16 bytes
 // of kernel arguments in layout T m = 8, the same way. In flight: 64 bytes per thread (32 for layout
@@ -798,11 +798,11 @@ __host__ __device__ __forceinline__ void load_rows(const uint16_t* const (&rows)
 }
 
 // Head holds the first kUnroll x kRows chunks of A a thread reads in a tile
-// (layout N, x_f32). The kernel loads them before it stages the tile's x and
-// waits at the barrier, so A's memory latency overlaps x's staging rather
-// than following it: without this every tile starts with a pause as long as
-// one trip to memory, in every block (a tile is 1 to 4 of a block's steps
-// through k at the LLM shapes).
+// of an x_f32 kernel (layout T: kRows is 1, the tile's first kUnroll rows).
+// The kernel loads them before it stages the tile's x and waits at the
+// barrier, so A's memory latency overlaps x's staging rather than following
+// it: without this every tile, in every block, starts with a pause as long
+// as a trip to L2 for x and one to memory for A.
 template <class K>
 struct Head {
   uint32_t w[K::kUnroll][K::kRows][Words<K::kVec>::kW];
@@ -819,18 +819,18 @@ __host__ __device__ __forceinline__ void row_ptrs(const Args& a, int r0, int c0,
     p[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0 + q * K::kVec;
 }
 
-// head_full says whether the tile's first step is kUnroll whole chunks: the
-// step that Head holds and accumulate_n_rows starts with.
+// head_full_n says whether the tile's first step is kUnroll whole chunks:
+// the step that Head holds and accumulate_n_rows starts with.
 template <class K>
-__host__ __device__ __forceinline__ bool head_full(const Args& a, const Block& b, int len, Lane ln) {
+__host__ __device__ __forceinline__ bool head_full_n(const Args& a, const Block& b, int len, Lane ln) {
   return b.out0 + ln.group * K::kRows < a.n && ln.slice + (K::kUnroll - 1) * K::kTpo < len / K::kVec;
 }
 
 template <class K, bool VEC>
-__host__ __device__ __forceinline__ void load_head(const Args& a, const Block& b, int c0, int len, Lane ln,
-                                                   Head<K>& h) {
+__host__ __device__ __forceinline__ void load_head_n(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                     Head<K>& h) {
   constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
-  if (!head_full<K>(a, b, len, ln)) return;
+  if (!head_full_n<K>(a, b, len, ln)) return;
   const uint16_t* p[K::kRows];
   row_ptrs<K>(a, b.out0 + ln.group * K::kRows, c0, ln.slice, p);
 #pragma unroll
@@ -851,7 +851,7 @@ __host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b,
   row_ptrs<K>(a, r0, c0, q, p);
   // Whole chunks, kUnroll x kRows loads in flight; the first step's are
   // in head already.
-  if (head_full<K>(a, b, len, ln)) {
+  if (head_full_n<K>(a, b, len, ln)) {
 #pragma unroll
     for (int u = 0; u < U; ++u) dot_rows_f32<K>((q + u * TPO) * V, head.w[u], xf, acc);
 #pragma unroll
@@ -890,13 +890,78 @@ __host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b,
   }
 }
 
+// Layout T's head: the tile's first kUnroll rows of the thread's V columns.
+template <class K>
+__host__ __device__ __forceinline__ bool head_full_t(const Args& a, const Block& b, int len, Lane ln) {
+  return b.out0 + ln.group * K::kVec < a.n && ln.slice + (K::kUnroll - 1) * K::kTpo < len;
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head_t(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                     Head<K>& h) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  if (!head_full_t<K>(a, b, len, ln)) return;
+  const int r0 = b.out0 + ln.group * V, nv = cmin(V, a.n - r0);
+  const uint16_t* col = a.a + static_cast<int64_t>(c0) * a.lda + r0;
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const uint16_t* p = col + static_cast<int64_t>(ln.slice + u * TPO) * a.lda;
+    if (VEC && nv == V) {
+      load_vec<V>(p, h.w[u][0]);
+    } else {
+      load_scalar<V>(p, nv, h.w[u][0]);
+    }
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_t_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                  const uint16_t* xs, const Head<K>& head, Acc<K>& acc) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  const int r0 = b.out0 + ln.group * V, nv = cmin(V, a.n - r0);
+  if (nv <= 0) return;
+  const uint16_t* col = a.a + static_cast<int64_t>(c0) * a.lda + r0;
+  int c = ln.slice;
+  if (head_full_t<K>(a, b, len, ln)) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_row_t<K>(a, b, c0, c + u * TPO, head.w[u][0], xs, acc);
+    c += U * TPO;
+  }
+  if (VEC && nv == V) {
+    rows_t<K, true>(a, b, c0, len, c, col, nv, xs, acc);
+  } else {
+    rows_t<K, false>(a, b, c0, len, c, col, nv, xs, acc);
+  }
+}
+
+// load_head and accumulate_head are the x_f32 kernels' tile: the head of A
+// loaded before x is staged, then the tile's dot products.
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                   Head<K>& h) {
+  if constexpr (K::kT) {
+    load_head_t<K, VEC>(a, b, c0, len, ln, h);
+  } else {
+    load_head_n<K, VEC>(a, b, c0, len, ln, h);
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void accumulate_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                         const uint16_t* xs, const Head<K>& head, Acc<K>& acc) {
+  if constexpr (K::kT) {
+    accumulate_t_head<K, VEC>(a, b, c0, len, ln, xs, head, acc);
+  } else {
+    accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), head, acc);
+  }
+}
+
 template <class K, bool VEC>
 __host__ __device__ __forceinline__ void accumulate_tile(const Args& a, const Block& b, int c0, int len, Lane ln,
                                                          const uint16_t* xs, Acc<K>& acc) {
+  static_assert(!K::kXF32, "x_f32 tiles go through load_head and accumulate_head");
   if constexpr (K::kT) {
     accumulate_t<K, VEC>(a, b, c0, len, ln, xs, acc);
-  } else if constexpr (K::kXF32) {
-    static_assert(K::kT, "layout N x_f32 tiles go through load_head and accumulate_n_rows");
   } else {
     accumulate_n<K, VEC>(a, b, c0, len, ln, xs, acc);
   }
@@ -1018,13 +1083,13 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
   const int kt = tile_len<K>(b);
   for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
     const int len = cmin(kt, b.k1 - c0);
-    if constexpr (K::kXF32 && !K::kT) {
+    if constexpr (K::kXF32) {
       Head<K> head;
       load_head<K, VEC>(a, b, c0, len, ln, head);  // in flight across the staging
       if (c0 != b.k0) __syncthreads();
       stage_x<K>(a, b, c0, len, threadIdx.x, xs);
       __syncthreads();
-      accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), head, acc);
+      accumulate_head<K, VEC>(a, b, c0, len, ln, xs, head, acc);
     } else {
       if constexpr (K::kXShared) {
         if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
@@ -1262,7 +1327,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
   unsigned char* smem = reinterpret_cast<unsigned char*>(smem_v.data());
   uint16_t* xs = reinterpret_cast<uint16_t*>(smem);
   std::vector<Acc<K>> acc(T);
-  std::vector<Head<K>> heads(K::kXF32 && !K::kT ? T : 0);  // layout N x_f32: the first loads of a tile
+  std::vector<Head<K>> heads(K::kXF32 ? T : 0);  // x_f32: the first loads of a tile
   std::vector<std::array<float, K::kAcc>> v(T), prev(T);
 
   for (const Id& id : blocks) {
@@ -1271,7 +1336,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
     const int kt = tile_len<K>(b);
     for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
       const int len = cmin(kt, b.k1 - c0);
-      if constexpr (K::kXF32 && !K::kT) {
+      if constexpr (K::kXF32) {
         // The kernel's order: every thread's head of A, the staging, the rest.
         for (int t = 0; t < T; ++t) {
           if (args.vec) {
@@ -1282,11 +1347,10 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
         }
         for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
         for (int t = 0; t < T; ++t) {
-          const float* xf = reinterpret_cast<const float*>(xs);
           if (args.vec) {
-            accumulate_n_rows<K, true>(args, b, c0, len, lane_of<K>(t), xf, heads[t], acc[t]);
+            accumulate_head<K, true>(args, b, c0, len, lane_of<K>(t), xs, heads[t], acc[t]);
           } else {
-            accumulate_n_rows<K, false>(args, b, c0, len, lane_of<K>(t), xf, heads[t], acc[t]);
+            accumulate_head<K, false>(args, b, c0, len, lane_of<K>(t), xs, heads[t], acc[t]);
           }
         }
       } else {
