@@ -161,7 +161,7 @@ struct Config {
   static_assert(ROWS_PER_THREAD_ == 1 || ROWS_PER_THREAD_ == 2 || ROWS_PER_THREAD_ == 4 || ROWS_PER_THREAD_ == 8,
                 "rows per thread is 1, 2, 4 or 8");
   static_assert(ROWS_PER_THREAD_ == 1 || (LAYOUT_ == Layout::N && X_F32_),
-                "rows per thread > 1 is a layout N choice and needs x staged in fp32 (layout T: VEC outputs per thread)");
+                "rows per thread > 1 is a layout N choice and needs x in fp32 (layout T: VEC outputs per thread)");
   static_assert(!X_F32_ || X_SHARED_, "x in fp32 is a way of staging x in shared memory");
   static_assert(SPLIT_K_ >= 1 && SPLIT_K_ <= 64, "split-K is 1 (none) to 64 blocks per output tile");
   static_assert(THREADS_ % 32 == 0 && THREADS_ >= 32 && THREADS_ <= 1024, "threads are whole warps, at most 1024");
