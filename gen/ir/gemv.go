@@ -10,6 +10,8 @@ type GemvParams struct {
 	OutputsPerBlock  int
 	Vector           int  // halves per load
 	XShared          bool // x staged in shared memory
+	XF32             bool // x staged already converted to fp32 (with XShared)
+	RowsPerThread    int  // layout n: rows of A per thread, sharing each x value
 	SplitK           int  // blocks sharing one output's K, combined in one kernel
 	MaxBatch         int  // right-hand vectors per launch
 }
@@ -18,15 +20,21 @@ type GemvParams struct {
 func (*GemvParams) Op() Op { return GEMV }
 
 // NameTail is e.g. "n_f16_p32_o8_v8_k1_m8" (threads per output, outputs per
-// block, vector, split-K, batch), with "_xs" when x is staged in shared
-// memory.
+// block, vector, split-K, batch), then "_r4" for 4 rows per thread, and
+// "_xs" when x is staged in shared memory as halves or "_xf" as fp32.
 func (p *GemvParams) NameTail(t Types) string {
 	s := fmt.Sprintf("%s_%s", Layouts[p.ALayout].Letter, DTypes[t.A].Name)
 	if t.Acc != t.A {
 		s += "acc" + DTypes[t.Acc].Name
 	}
 	s += fmt.Sprintf("_p%d_o%d_v%d_k%d_m%d", p.ThreadsPerOutput, p.OutputsPerBlock, p.Vector, p.SplitK, p.MaxBatch)
-	if p.XShared {
+	if p.RowsPerThread > 1 {
+		s += fmt.Sprintf("_r%d", p.RowsPerThread)
+	}
+	switch {
+	case p.XF32:
+		s += "_xf"
+	case p.XShared:
 		s += "_xs"
 	}
 	return s

@@ -97,7 +97,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 		for _, lp := range f.Layouts {
 			for _, t := range f.Gemv {
 				p := &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: t.ThreadsPerOutput, OutputsPerBlock: t.OutputsPerBlock,
-					Vector: t.Vector, XShared: t.XShared, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
+					Vector: t.Vector, XShared: t.XShared, XF32: t.XF32, RowsPerThread: t.RowsPerThread, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
 				out = append(out, base(p, t.Threads, 0, t.Line))
 			}
 		}

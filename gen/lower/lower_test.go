@@ -100,7 +100,7 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: tl.ThreadsPerOutput, OutputsPerBlock: tl.OutputsPerBlock,
-					Vector: tl.Vector, XShared: tl.XShared, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch})
+					Vector: tl.Vector, XShared: tl.XShared, XF32: tl.XF32, RowsPerThread: tl.RowsPerThread, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)

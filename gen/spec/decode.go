@@ -372,8 +372,9 @@ func (d *decoder) mmaTiling(n *yaml.Node, what string) Tiling {
 
 // gemvTiling decodes a tiling of a gemv family.
 func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
-	t := GemvTiling{Line: n.Line, SplitK: 1, bad: true}
-	keys := []string{"threads_per_output", "outputs_per_block", "vector", "x_in_shared", "split_k", "threads", "max_batch"}
+	t := GemvTiling{Line: n.Line, SplitK: 1, RowsPerThread: 1, bad: true}
+	keys := []string{"threads_per_output", "outputs_per_block", "vector", "x_in_shared", "x_f32", "rows_per_thread", "split_k",
+		"threads", "max_batch"}
 	if hasKey(n, "block") || hasKey(n, "strategy") {
 		d.errorf(n.Line, "%s: a gemv tiling takes %s", what, strings.Join(keys, ", "))
 		return t
@@ -390,15 +391,20 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 		key string
 		dst *int
 	}{{"threads_per_output", &t.ThreadsPerOutput}, {"outputs_per_block", &t.OutputsPerBlock}, {"vector", &t.Vector},
-		{"split_k", &t.SplitK}, {"threads", &t.Threads}, {"max_batch", &t.MaxBatch}} {
+		{"split_k", &t.SplitK}, {"threads", &t.Threads}, {"max_batch", &t.MaxBatch}, {"rows_per_thread", &t.RowsPerThread}} {
 		if v := f[fld.key]; v != nil {
 			*fld.dst, ok = d.integer(v, what+" "+fld.key)
 			good = good && ok
 		}
 	}
-	if v := f["x_in_shared"]; v != nil {
-		t.XShared, ok = d.boolean(v, what+" x_in_shared")
-		good = good && ok
+	for _, fld := range []struct {
+		key string
+		dst *bool
+	}{{"x_in_shared", &t.XShared}, {"x_f32", &t.XF32}} {
+		if v := f[fld.key]; v != nil {
+			*fld.dst, ok = d.boolean(v, what+" "+fld.key)
+			good = good && ok
+		}
 	}
 	t.bad = !good
 	return t

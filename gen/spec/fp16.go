@@ -69,9 +69,20 @@ var (
 	gemvThreadsPerOutput = []int{1, 2, 4, 8, 16, 32, 64, 128, 256}
 	gemvVectors          = []int{1, 2, 4, 8}
 	gemvBatches          = []int{1, 2, 4, 8}
+	gemvRowsPerThread    = []int{1, 2, 4, 8}
 )
 
-func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
+// The gemv template's x tile when x is staged in fp32 (kXTileBytesF32 in
+// kernels/include/kgen/hgemv.cuh), the shared memory a block may use
+// without opting in (kSmemLimit), and the accumulators per thread that
+// 128 registers hold next to the loads in flight.
+const (
+	gemvXTileBytesF32 = 32 * 1024
+	gemvSmemLimit     = 48 * 1024
+	gemvMaxRowAcc     = 32
+)
+
+func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch, rowMajor, transposed bool) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	ok := true
 	if !slices.Contains(gemvThreadsPerOutput, t.ThreadsPerOutput) {
@@ -87,6 +98,7 @@ func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch, t
 	if t.SplitK < 1 || t.SplitK > 64 {
 		errorf("split_k (%d) must be between 1 and 64", t.SplitK)
 	}
+	checkGemvRows(errorf, t, rowMajor, transposed)
 	if t.Threads < 32 || t.Threads%32 != 0 || t.Threads > maxTile {
 		errorf("threads (%d) must be a positive multiple of 32 (whole warps)", t.Threads)
 		return
@@ -101,4 +113,32 @@ func checkGemvTiling(c *collector, what string, t GemvTiling, archs []ir.Arch, t
 		func(max int, on string) {
 			errorf("%d threads per block exceed the limit of %d on %s; use fewer", t.Threads, max, on)
 		})
+}
+
+// checkGemvRows checks x_f32 and rows_per_thread: several rows per thread
+// are layout n's way to reuse each fp32 x value (layout t already reuses it
+// over vector outputs), and x in fp32 lives in shared memory.
+func checkGemvRows(errorf func(string, ...any), t GemvTiling, rowMajor, transposed bool) {
+	r := t.RowsPerThread
+	switch {
+	case !slices.Contains(gemvRowsPerThread, r):
+		errorf("rows_per_thread (%d) must be 1, 2, 4 or 8", r)
+	case r > 1 && transposed:
+		errorf("rows_per_thread (%d) is a layout n choice (layout t reuses x over vector outputs already): put this tiling in a family with layouts [n]", r)
+	case r > 1 && !t.XF32:
+		errorf("rows_per_thread (%d) needs x_f32: true (the rows share x converted to fp32 in shared memory)", r)
+	case slices.Contains(gemvBatches, t.MaxBatch) && r*t.MaxBatch > gemvMaxRowAcc:
+		errorf("rows_per_thread (%d) x max_batch (%d) accumulators exceed %d: they would spill at 128 registers", r, t.MaxBatch, gemvMaxRowAcc)
+	}
+	if t.XF32 && !t.XShared {
+		errorf("x_f32 stages x in shared memory: set x_in_shared: true")
+	}
+	if !t.XF32 || !rowMajor || t.MaxBatch < 1 {
+		return
+	}
+	// Layout n's tile holds at least one step (threads_per_output x vector)
+	// of k for every vector.
+	if bytes := t.MaxBatch * 4 * max(gemvXTileBytesF32/(4*t.MaxBatch), t.ThreadsPerOutput*t.Vector); bytes > gemvSmemLimit {
+		errorf("the fp32 x tile (%d bytes: max_batch x threads_per_output x vector floats) exceeds the %d bytes of shared memory a block has; fewer threads per output or a smaller vector", bytes, gemvSmemLimit)
+	}
 }

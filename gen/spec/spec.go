@@ -90,6 +90,8 @@ type GemvTiling struct {
 	OutputsPerBlock  int  // outputs one block computes
 	Vector           int  // halves per load: 1, 2, 4 or 8 (16 bytes)
 	XShared          bool // stage x in shared memory (else read it through the cache)
+	XF32             bool // stage x converted to fp32 once per block (needs XShared)
+	RowsPerThread    int  // layout n: rows of A a thread reads at the same k (1, 2, 4 or 8)
 	SplitK           int  // blocks sharing one output's K, combined in the same kernel
 	Threads          int  // threads per block
 	MaxBatch         int  // right-hand vectors M the instance handles: 1, 2, 4 or 8

@@ -85,9 +85,10 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 	case !implemented:
 	case f.Op == ir.GEMV:
 		transposed := slices.ContainsFunc(f.Layouts, func(p LayoutPair) bool { return p.A == ir.ColMajor })
+		rowMajor := slices.ContainsFunc(f.Layouts, func(p LayoutPair) bool { return p.A == ir.RowMajor })
 		for j, t := range f.Gemv {
 			if !t.bad {
-				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, transposed)
+				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, rowMajor, transposed)
 			}
 		}
 	default:

@@ -29,6 +29,8 @@ type Instance struct {
 	OutputsPerBlock  int
 	Vector           int
 	XShared          bool
+	XF32             bool // x staged in shared memory already converted to fp32
+	RowsPerThread    int  // row-major A: rows of A each thread reads at the same k
 	SplitK           int
 	MaxBatch         int
 	Threads          int
@@ -83,7 +85,8 @@ func describe(ks []kernels.GEMV) []Instance {
 	for i, k := range ks {
 		c := k.Config
 		out[i] = Instance{Name: k.Name, Arch: k.Arch, Transposed: c.A == kernels.ColMajor, ThreadsPerOutput: c.ThreadsPerOutput,
-			OutputsPerBlock: c.OutputsPerBlock, Vector: c.Vector, XShared: c.XShared, SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads}
+			OutputsPerBlock: c.OutputsPerBlock, Vector: c.Vector, XShared: c.XShared, XF32: c.XF32, RowsPerThread: c.RowsPerThread,
+			SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads}
 	}
 	return out
 }
@@ -200,7 +203,8 @@ func (e *Engine) choose(name string, transposed bool, m int) (kernels.GEMV, erro
 
 // pick is the engine's choice for m vectors: the fewest launches
 // (MaxBatch >= m), then the first in the order the H100 bench of 2026-11-23
-// measured (bench/results/h100-2026-11-23-hgemv.md). For one vector a warp
+// measured (bench/results/h100-2026-11-23-hgemv.md), then the smallest
+// MaxBatch (accumulators and x tile sized for m). For one vector a warp
 // per output was fastest on most shapes in both layouts (the single-vector
 // warp kernel most often); for batches, several warps per output (p128).
 // Split-K, lane groups and the thread-per-output kernels come after. One
@@ -212,7 +216,10 @@ func pick(cands []kernels.GEMV, m int) kernels.GEMV {
 		if la, lb := launches(a), launches(b); la != lb {
 			return la < lb
 		}
-		return measuredOrder(a.Config, m) < measuredOrder(b.Config, m)
+		if oa, ob := measuredOrder(a.Config, m), measuredOrder(b.Config, m); oa != ob {
+			return oa < ob
+		}
+		return a.Config.MaxBatch < b.Config.MaxBatch
 	})
 	return cands[0]
 }
@@ -222,25 +229,39 @@ func pick(cands []kernels.GEMV, m int) kernels.GEMV {
 // for one vector, a warp per output with x staged in shared memory and
 // 16-byte loads (100% of the copy floor at 16384^2); for 2 to 4 vectors of
 // a transposed A, 16-lane groups with split-K.
+//
+// Batches (m >= 2) put the x_f32 kernels first, by arithmetic rather than
+// measurement (not yet benched): they convert x once per block instead of
+// once per use, and a row-major A shares each fp32 x value over several
+// rows per thread, so per 16 bytes of A they issue about 8 conversions,
+// <= 4 shared loads and 8m FMAs, under half the H100's issue rate at the
+// copy rate for m = 8 (kernels/include/kgen/hgemv.cuh has the numbers).
 func measuredOrder(c kernels.GEMVConfig, m int) int {
 	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
 	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
 	switch {
+	case m >= 2 && c.XF32 && c.A == kernels.RowMajor && c.RowsPerThread > 1:
+		return 0
+	case m >= 2 && c.XF32 && c.A == kernels.ColMajor && c.SplitK > 1:
+		return 0
 	case m == 1 && warp && c.XShared && c.Vector == 8 && c.MaxBatch == 1:
+		if c.XF32 {
+			return 1 // fewer instructions, but one vector is not issue-bound: unmeasured, after the measured one
+		}
 		return 0
 	case m >= 2 && m <= 4 && c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1:
-		return 0
+		return 1
 	case m == 1 && warp && !c.XShared:
 		if c.MaxBatch > 1 {
-			return 2 // the single-vector kernel first
+			return 3 // the single-vector kernel first
 		}
-		return 1
+		return 2
 	case warps && !c.XShared:
-		return 3
-	case warp && !c.XShared:
 		return 4
-	case c.SplitK > 1 && c.ThreadsPerOutput >= 32:
+	case warp && !c.XShared:
 		return 5
+	case c.SplitK > 1 && c.ThreadsPerOutput >= 32:
+		return 6
 	}
-	return 6
+	return 7
 }

@@ -77,6 +77,25 @@ func TestPickRule(t *testing.T) {
 	assert.Equal(t, "xs", pick(append([]kernels.GEMV{xs}, all...), 1).Name, "one vector: x in shared memory, 16-byte loads")
 	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16, SplitK: 8, Vector: 8}}
 	assert.Equal(t, "tsplit", pick([]kernels.GEMV{warps, tsplit}, 3).Name, "2 to 4 vectors of a transposed A: split-K lane groups")
+
+	// x staged as fp32: batches of a row-major A take the rows-per-thread
+	// kernel with the smallest batch that fits; a transposed A the split-K one.
+	xf := func(name string, a kernels.Layout, batch, rows, split int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: a, MaxBatch: batch, ThreadsPerOutput: 32,
+			SplitK: split, Vector: 8, XShared: true, XF32: true, RowsPerThread: rows}}
+	}
+	r1, r2, r4, r8 := xf("r1", kernels.RowMajor, 1, 2, 1), xf("r2", kernels.RowMajor, 2, 2, 1), xf("r4", kernels.RowMajor, 4, 2, 1), xf("r8", kernels.RowMajor, 8, 4, 2)
+	rows := []kernels.GEMV{r8, r4, r2, r1}
+	for m, want := range map[int]string{2: "r2", 3: "r4", 4: "r4", 5: "r8", 8: "r8"} {
+		assert.Equal(t, want, pick(append(append([]kernels.GEMV(nil), all...), rows...), m).Name, "m = %d", m)
+	}
+	assert.Equal(t, "xs", pick(append([]kernels.GEMV{r1, r8}, append(all, xs)...), 1).Name, "one vector: the measured x-in-shared kernel first")
+	assert.Equal(t, "r1", pick(append([]kernels.GEMV{r1}, all...), 1).Name, "one vector: fp32 x before the kernels reading x through the cache")
+	tx8, tx4 := xf("tx8", kernels.ColMajor, 8, 1, 8), xf("tx4", kernels.ColMajor, 4, 1, 8)
+	assert.Equal(t, "tx4", pick([]kernels.GEMV{tsplit, tx8, warps, tx4}, 3).Name, "2 to 4 vectors of a transposed A: fp32 x, split-K")
+	assert.Equal(t, "tx8", pick([]kernels.GEMV{tsplit, tx4, warps, tx8}, 7).Name)
+	nr1 := xf("nr1", kernels.RowMajor, 8, 1, 8)
+	assert.Equal(t, "warps", pick([]kernels.GEMV{nr1, warps}, 8).Name, "a row-major A: fp32 x leads only with several rows per thread")
 }
 
 // TestPickNamesTheChoice checks Pick against the pick rule for each layout.

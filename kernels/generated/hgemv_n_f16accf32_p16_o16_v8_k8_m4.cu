@@ -8,7 +8,8 @@
 namespace KGEN_CAT(kgen_config_hgemv_n_f16accf32_p16_o16_v8_k8_m4, KGEN_ARCH) {
 struct Config : kgen::hgemv::Config<kgen::hgemv::Layout::N, /*threads per output*/ 16,
                                    /*outputs per block*/ 16, /*vector*/ 8, /*x in shared*/ false,
-                                   /*split-K*/ 8, /*threads*/ 256, /*max batch*/ 4> {};
+                                   /*split-K*/ 8, /*threads*/ 256, /*max batch*/ 4,
+                                   /*rows per thread*/ 1, /*x in fp32*/ false> {};
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_hgemv_n_f16accf32_p16_o16_v8_k8_m4, KGEN_ARCH)::Config;

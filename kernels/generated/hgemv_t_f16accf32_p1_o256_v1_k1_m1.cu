@@ -8,7 +8,8 @@
 namespace KGEN_CAT(kgen_config_hgemv_t_f16accf32_p1_o256_v1_k1_m1, KGEN_ARCH) {
 struct Config : kgen::hgemv::Config<kgen::hgemv::Layout::T, /*threads per output*/ 1,
                                    /*outputs per block*/ 256, /*vector*/ 1, /*x in shared*/ false,
-                                   /*split-K*/ 1, /*threads*/ 256, /*max batch*/ 1> {};
+                                   /*split-K*/ 1, /*threads*/ 256, /*max batch*/ 1,
+                                   /*rows per thread*/ 1, /*x in fp32*/ false> {};
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_hgemv_t_f16accf32_p1_o256_v1_k1_m1, KGEN_ARCH)::Config;

@@ -8,7 +8,8 @@
 namespace KGEN_CAT(kgen_config_hgemv_t_f16accf32_p32_o8_v8_k1_m8, KGEN_ARCH) {
 struct Config : kgen::hgemv::Config<kgen::hgemv::Layout::T, /*threads per output*/ 32,
                                    /*outputs per block*/ 8, /*vector*/ 8, /*x in shared*/ false,
-                                   /*split-K*/ 1, /*threads*/ 256, /*max batch*/ 8> {};
+                                   /*split-K*/ 1, /*threads*/ 256, /*max batch*/ 8,
+                                   /*rows per thread*/ 1, /*x in fp32*/ false> {};
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_hgemv_t_f16accf32_p32_o8_v8_k1_m8, KGEN_ARCH)::Config;

@@ -62,6 +62,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -146,6 +152,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -230,6 +242,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -314,6 +332,12 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p32_o8_v8_k4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_t_f16accf32_p8_o32_v8_k1_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_coalesced_b32x32x1.o \

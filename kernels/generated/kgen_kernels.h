@@ -316,6 +316,42 @@ int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm86(int device, int m, int n, int k,
 int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_t_f16accf32_p8_o32_v8_k1_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m1_r2_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m2_r2_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k1_m4_r2_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* ladder_nn_f32_blocktile1d_b64x64x8_t8x1: C = alpha * A * B + beta * C. */
 int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

@@ -2,9 +2,10 @@
 //
 // 1. The kernels' per-thread phases run by emulate_on_host, for a
 //    representative set of configs (every threads-per-output value, every
-//    vector width, x staged and read through the cache, split-K 1 and > 1,
-//    layouts N and T, max batch 1, 2, 4, 8), against a float64 reference:
-//    m = 1, 3, 8; k or n of 1, 7, 33, 4095, 4097; misaligned A, x and y and
+//    vector width, x staged as halves or fp32 and read through the cache,
+//    rows per thread 1, 2, 4, 8, split-K 1 and > 1, layouts N and T, max
+//    batch 1, 2, 4, 8), against a float64 reference: m = 1 to 8; k or n of
+//    1, 7, 33, 4095, 4097; misaligned A, x and y and
 //    odd leading dimensions; beta == 0 over a y poisoned with NaN; k == 0 and
 //    alpha == 0; outputs that overflow to +-Inf, subnormal outputs; split-K
 //    blocks run in shuffled orders. Each result must lie within
@@ -299,6 +300,12 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {2, 9, 40, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kOverflow, 10},
       {3, 9, 40, 1e30f, 0.f, 0, 0, 0, 0, 0, 0, kMixed, 0},
       {4, 19, 64, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kTiny, 11},
+      // Every batch size: 6 and 7 leave part of a group of 4 vectors (x_f32,
+      // layout T) or of a pass idle; misaligned and padded too.
+      {6, 45, 257, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed, 12},
+      {7, 129, 1031, -0.5f, 0.f, 3, 5, 1, 3, 1, 2, kMixed, 13},
+      {7, 31, 40, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kOverflow, 14},
+      {6, 4095, 9, 1.f, 0.f, 0, 0, 0, 8, 0, 0, kMixed, 15},
   };
   for (const Case& c : cases) run_case<K>(cfg, c, rng);
 }
@@ -430,8 +437,11 @@ struct BenchConfigs {
   using N_g16 = kgen::hgemv::Config<Layout::N, 16, 16, 8, false, 1, 256, MB>;
   using N_w32_k4 = kgen::hgemv::Config<Layout::N, 32, 8, 8, false, 4, 256, MB>;
   using N_w128_k2 = kgen::hgemv::Config<Layout::N, 128, 2, 8, false, 2, 256, MB>;
+  // x in fp32, rows per thread as in the spec's hgemvb family.
+  using N_xf = kgen::hgemv::Config<Layout::N, 32, 8, 8, true, MB == 8 ? 2 : 1, 256, MB, MB == 8 ? 4 : 2, true>;
   using T_p32_k4 = kgen::hgemv::Config<Layout::T, 32, 8, 8, false, 4, 256, MB>;
   using T_p16_k8 = kgen::hgemv::Config<Layout::T, 16, 16, 8, false, 8, 256, MB>;
+  using T_xf_k8 = kgen::hgemv::Config<Layout::T, 16, 16, 8, true, 8, 256, MB, 1, true>;
 };
 
 template <int MB>
@@ -439,8 +449,9 @@ void bench_batch(const std::vector<BenchShape>& shapes, double rate, uint16_t* p
                  const uint16_t* x, uint16_t* y) {
   using B = BenchConfigs<MB>;
   const char* names[] = {"N p32 o8 v8 t256", "N p32 o4 v8 t128", "N p32 o8 v8 smem", "N p64 o4 v8",
-                         "N p16 o16 v8",     "N p32 o8 v8 k4",   "N p128 o2 v8 k2",  "T p32 o8 v8 k4",
-                         "T p16 o16 v8 k8"};
+                         "N p16 o16 v8",     "N p32 o8 v8 k4",   "N p128 o2 v8 k2",  "N p32 o8 v8 xf rows",
+                         "T p32 o8 v8 k4",   "T p16 o16 v8 k8",  "T p16 o16 v8 k8 xf"};
+  constexpr int kNConfigs = 8;  // the first 8 are layout N
   for (const BenchShape& s : shapes) {
     if (s.m != MB) continue;
     const double t[] = {bench_one<typename B::N_w32>(s, pool, pool_halves, x, y),
@@ -450,15 +461,21 @@ void bench_batch(const std::vector<BenchShape>& shapes, double rate, uint16_t* p
                         bench_one<typename B::N_g16>(s, pool, pool_halves, x, y),
                         bench_one<typename B::N_w32_k4>(s, pool, pool_halves, x, y),
                         bench_one<typename B::N_w128_k2>(s, pool, pool_halves, x, y),
+                        bench_one<typename B::N_xf>(s, pool, pool_halves, x, y),
                         bench_one<typename B::T_p32_k4>(s, pool, pool_halves, x, y),
-                        bench_one<typename B::T_p16_k8>(s, pool, pool_halves, x, y)};
+                        bench_one<typename B::T_p16_k8>(s, pool, pool_halves, x, y),
+                        bench_one<typename B::T_xf_k8>(s, pool, pool_halves, x, y)};
     const double bytes = 2.0 * (static_cast<double>(s.n) * s.k + static_cast<double>(s.m) * (s.k + s.n));
     const double floor_us = bytes / rate * 1e6;
-    int best = 0;
-    for (int i = 1; i < 7; ++i) best = t[i] > 0 && (t[best] < 0 || t[i] < t[best]) ? i : best;  // N configs only
+    auto best_of = [&](int lo, int hi) {
+      int best = lo;
+      for (int i = lo + 1; i < hi; ++i) best = t[i] > 0 && (t[best] < 0 || t[i] < t[best]) ? i : best;
+      return best;
+    };
+    const int bn = best_of(0, kNConfigs), bt = best_of(kNConfigs, static_cast<int>(sizeof(t) / sizeof(t[0])));
     printf("| %d | %d | %d | %.2f |", s.m, s.n, s.k, floor_us);
     for (double v : t) printf(" %.2f |", v);
-    printf(" %s | %.0f%% |\n", names[best], 100.0 * floor_us / t[best]);
+    printf(" %s | %.0f%% | %s | %.0f%% |\n", names[bn], 100.0 * floor_us / t[bn], names[bt], 100.0 * floor_us / t[bt]);
   }
 }
 
@@ -480,9 +497,10 @@ void bench() {
       if (!(m == 1 && s.n == 4096 && s.k == 4096)) shapes.push_back(s);
     }
   }
-  printf("us per launch (cold A), floor = bytes of A, x, y at the copy rate; best over the N configs\n");
+  printf("us per launch (cold A), floor = bytes of A, x, y at the copy rate; best over the N and over the T configs\n");
   printf("| M | N | K | floor | N p32 o8 v8 t256 | N p32 o4 v8 t128 | N p32 o8 v8 smem | N p64 o4 v8 | N p16 o16 v8 | "
-         "N p32 o8 v8 k4 | N p128 o2 v8 k2 | T p32 o8 v8 k4 | T p16 o16 v8 k8 | best N | floor/best |\n");
+         "N p32 o8 v8 k4 | N p128 o2 v8 k2 | N p32 o8 v8 xf rows | T p32 o8 v8 k4 | T p16 o16 v8 k8 | "
+         "T p16 o16 v8 k8 xf | best N | floor/best N | best T | floor/best T |\n");
   bench_batch<1>(shapes, rate, pool, pool_halves, x, y);
   bench_batch<2>(shapes, rate, pool, pool_halves, x, y);
   bench_batch<4>(shapes, rate, pool, pool_halves, x, y);
@@ -540,6 +558,22 @@ int main(int argc, char** argv) {
   CFG("T p256 o1 v8 k2 m2", Layout::T, 256, 1, 8, false, 2, 256, 2);
   CFG("T p2 o16 v8 m1", Layout::T, 2, 16, 8, false, 1, 32, 1);
   CFG("T p8 o64 v8 k2 m8", Layout::T, 8, 64, 8, false, 2, 512, 8);
+  // x staged in fp32 (x_f32), layout N with several rows per thread.
+  CFG("N p32 o8 v8 r4 xf m8", Layout::N, 32, 8, 8, true, 1, 256, 8, 4, true);
+  CFG("N p32 o8 v8 r4 xf k2 m8", Layout::N, 32, 8, 8, true, 2, 256, 8, 4, true);
+  CFG("N p32 o4 v8 r2 xf m4", Layout::N, 32, 4, 8, true, 1, 128, 4, 2, true);
+  CFG("N p16 o16 v4 r2 xf k3 m2", Layout::N, 16, 16, 4, true, 3, 256, 2, 2, true);
+  CFG("N p8 o32 v2 r8 xf m1", Layout::N, 8, 32, 2, true, 1, 256, 1, 8, true);
+  CFG("N p1 o128 v1 r2 xf m2", Layout::N, 1, 128, 1, true, 1, 128, 2, 2, true);
+  CFG("N p64 o4 v8 r2 xf k2 m8", Layout::N, 64, 4, 8, true, 2, 256, 8, 2, true);
+  CFG("N p256 o1 v8 r4 xf m4", Layout::N, 256, 1, 8, true, 1, 256, 4, 4, true);
+  CFG("N p2 o64 v4 r1 xf m8", Layout::N, 2, 64, 4, true, 1, 128, 8, 1, true);
+  // x_f32, layout T.
+  CFG("T p16 o16 v8 xf k8 m8", Layout::T, 16, 16, 8, true, 8, 256, 8, 1, true);
+  CFG("T p32 o8 v8 xf k4 m4", Layout::T, 32, 8, 8, true, 4, 256, 4, 1, true);
+  CFG("T p1 o128 v4 xf m2", Layout::T, 1, 128, 4, true, 1, 128, 2, 1, true);
+  CFG("T p8 o32 v1 xf k2 m1", Layout::T, 8, 32, 1, true, 2, 256, 1, 1, true);
+  CFG("T p128 o2 v8 xf m8", Layout::T, 128, 2, 8, true, 1, 256, 8, 1, true);
 #undef CFG
   test_launch_checks<Config<Layout::N, 32, 8, 8, false, 1, 256, 1>>("N p32 o8 v8");
   test_launch_checks<Config<Layout::T, 8, 32, 8, false, 4, 256, 4>>("T p8 o32 v8 k4");

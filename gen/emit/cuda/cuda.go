@@ -54,10 +54,11 @@ var configs = map[ir.Op]opConfig{
 	ir.GEMV: {
 		header: "kgen/hgemv.cuh", namespace: "kgen::hgemv",
 		describe: emit.Template("gemv.describe", `fp16 GEMV on CUDA cores, y = alpha * op(A) * x + beta * y, A {{if transposed .P.ALayout}}k x n (op(A) = A^T){{else}}n x k{{end}} row-major;
-// {{.P.ThreadsPerOutput}} threads per output, {{.P.OutputsPerBlock}} outputs per block, {{.P.Vector}} halves per load, x {{if .P.XShared}}in shared memory{{else}}through the cache{{end}}, split-K {{.P.SplitK}}, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads.`, funcs),
+// {{.P.ThreadsPerOutput}} threads per output, {{.P.OutputsPerBlock}} outputs per block, {{.P.Vector}} halves per load, {{if gt .P.RowsPerThread 1}}{{.P.RowsPerThread}} rows per thread, {{end}}x {{if .P.XF32}}in shared memory as fp32{{else if .P.XShared}}in shared memory{{else}}through the cache{{end}}, split-K {{.P.SplitK}}, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads.`, funcs),
 		config: emit.Template("gemv.config", `struct Config : kgen::hgemv::Config<{{if transposed .P.ALayout}}kgen::hgemv::Layout::T{{else}}kgen::hgemv::Layout::N{{end}}, /*threads per output*/ {{.P.ThreadsPerOutput}},
                                    /*outputs per block*/ {{.P.OutputsPerBlock}}, /*vector*/ {{.P.Vector}}, /*x in shared*/ {{.P.XShared}},
-                                   /*split-K*/ {{.P.SplitK}}, /*threads*/ {{.In.Threads}}, /*max batch*/ {{.P.MaxBatch}}> {};`, funcs),
+                                   /*split-K*/ {{.P.SplitK}}, /*threads*/ {{.In.Threads}}, /*max batch*/ {{.P.MaxBatch}},
+                                   /*rows per thread*/ {{.P.RowsPerThread}}, /*x in fp32*/ {{.P.XF32}}> {};`, funcs),
 	},
 	ir.GF256MatMul: {
 		header: "kgen/gf256.cuh", namespace: "kgen::gf256",

@@ -148,6 +148,8 @@ type GEMVConfig struct {
 	OutputsPerBlock  int
 	Vector           int
 	XShared          bool
+	XF32             bool // x staged as fp32 (with XShared)
+	RowsPerThread    int  // row-major A: rows of A each thread reads at the same k
 	SplitK           int
 	MaxBatch         int
 }

@@ -20,7 +20,8 @@
 // memory across the warps of a group. x is read through the cache (__ldg) or
 // staged in shared memory tile by tile (X_SHARED); either way each use
 // converts it to fp32 again, so x costs instructions per byte of A in
-// proportion to m (layout T amortizes one x value over VEC outputs).
+// proportion to m (layout T amortizes one x value over VEC outputs) -
+// unless X_F32 stages it already converted (below).
 // 16-byte (VEC = 8) loads are used when A (and x, when read through the cache)
 // and the leading dimensions allow them; otherwise, and for the k tail (N) or
 // the n tail (T), the same chunks are read element by element.
@@ -37,6 +38,40 @@
 // m > MAX_BATCH runs ceil(m / MAX_BATCH) passes side by side as blockIdx.z
 // (one launch; each pass reads A again, mostly from L2). m > 8 is rejected.
 //
+// x in fp32 (X_F32, with X_SHARED): each block converts its x tile once
+// (32 KiB of floats) and the inner loops convert only A. Layout N stores it
+// [vector][k] and, with ROWS_PER_THREAD = R > 1, a group is R rows of A that
+// a thread reads at the same k: per 4 k positions one 16-byte shared load of
+// x serves R rows. Layout T stores it [k][vector]: a row of A takes every
+// vector's x in kBatch / 4 16-byte loads (one address per row: a broadcast).
+// The budget on an H100 SXM (132 SMs, 4 issue slots and 128 FP32 lanes per
+// SM per clock, 1.98 GHz, ~3.0 TB/s copy): A arrives at 3.0e12 / (132 x
+// 1.98e9) = 11.5 bytes per SM per clock, so 16 bytes of A (one chunk) may
+// take 1.39 clocks: 178 thread-instruction issues, 178 FMA lanes, 89
+// conversions (HADD2.F32, as nvcc emits them, assumed half the FMA rate)
+// and 178 bytes of shared (or L1) bandwidth. Inner loops per 16 bytes of A,
+// counted in nvcc 11.8's sm_90 SASS of the generated instances:
+//  - x as halves, m = 8 (hgemv_n_..._p128_o2_v8_k1_m8): 214 instructions
+//    (120% of the issue budget), 72 conversions (81% of theirs): issue-
+//    bound, as the bench's 26-36% of the copy rate says.
+//  - layout N, X_F32, R = 4, m = 8: 82 (46%): 64 FMAs, 8 conversions, 4
+//    16-byte shared loads (64 bytes, 36% of shared bandwidth), 6 others.
+//    R = 2: 48 at m = 4 (27%), 31 at m = 2, 20.5 at m = 1 (the x-in-shared
+//    halves kernel: 34).
+//  - layout T, X_F32, VEC = 8: 87 at m = 8 (49%), 48 at m = 4 (27%; the
+//    halves kernel with split-K 8 at m = 4: 69).
+// Only the FMAs grow with m. Registers (nvcc 11.8, sm_90, -Xptxas -v, 256
+// threads, 128 at most so two blocks fit an SM): 128 for layout N m = 8
+// R = 4 (kUnroll 1: 4 rows x 16 bytes in flight), 122 at m = 4 R = 2, 109 at
+// m = 2, 98 at m = 1; layout T 128 at m = 8 (kUnroll 2) and at m = 4. No
+// spill inside a loop: layout N m = 8 keeps one 8-byte address in local
+// memory (stored at entry, read after the k loop), and sm_80/86/89 16 bytes
+// of kernel arguments in layout T m = 8, the same way. In flight: 64 bytes per thread (32 for layout
+// T at m = 8), 32 KiB per SM over two blocks, 4.2 MB on the GPU: 1.4 us of
+// latency at 3 TB/s. Staging costs each block m x tile x 2 bytes of x from
+// L2 per tile: for layout N (8 R rows per block) m / (8 R) of A's bytes,
+// 25% at m = 8, R = 4.
+//
 // Device code and the host emulation (emulate_on_host, used by
 // kernels/tests/hgemv_host_test.cu) share the per-thread phase functions
 // (stage_x, accumulate_tile, the reduction steps, finish, combine); the
@@ -44,7 +79,7 @@
 // the shuffles' butterfly explicitly, in the device's order of additions.
 //
 // The seed article's ladder as configs (Config<layout, tpo, opb, vec, x_shared,
-// split_k, threads, max_batch>): thread-naive <N,1,256,1,false,1,256,1>,
+// split_k, threads, max_batch[, rows_per_thread, x_f32]>): thread-naive <N,1,256,1,false,1,256,1>,
 // warp1-naive <N,32,8,1,false,1,256,1>, lane groups warp2..16
 // <N,2..16,256/tpo,1,false,1,256,1>, thread-smem <N,1,256,1,true,1,256,1>.
 // Measured on an H100 (kernels/tests/hgemv_host_test.cu --bench, cold A,
@@ -93,6 +128,9 @@ __host__ __device__ constexpr int log2i(int v) { return v <= 1 ? 0 : 1 + log2i(v
 constexpr int kSmemLimit = 48 * 1024;
 // x staging tile: this many bytes of x per block and tile (all batch rows).
 constexpr int kXTileBytes = 16 * 1024;
+// The same for x staged as fp32 (x_f32): twice the bytes for as many
+// elements, so a tile spans as much of k.
+constexpr int kXTileBytesF32 = 32 * 1024;
 // Floats of the cross-warp reduction buffer, at most.
 constexpr int kRedFloats = 2048;
 
@@ -100,7 +138,7 @@ constexpr int kRedFloats = 2048;
 // spec's gemv tiling keys are threads_per_output, outputs_per_block, vector,
 // x_in_shared, split_k, threads and max_batch.
 template <Layout LAYOUT_, int THREADS_PER_OUTPUT_, int OUTPUTS_PER_BLOCK_, int VEC_, bool X_SHARED_, int SPLIT_K_,
-          int THREADS_, int MAX_BATCH_>
+          int THREADS_, int MAX_BATCH_, int ROWS_PER_THREAD_ = 1, bool X_F32_ = false>
 struct Config {
   static constexpr Layout kLayout = LAYOUT_;
   static constexpr bool kT = LAYOUT_ == Layout::T;
@@ -111,6 +149,8 @@ struct Config {
   static constexpr int kSplitK = SPLIT_K_;
   static constexpr int kThreads = THREADS_;
   static constexpr int kBatch = MAX_BATCH_;
+  static constexpr int kRows = ROWS_PER_THREAD_;  // layout N: rows of A per group
+  static constexpr bool kXF32 = X_F32_;          // x staged already converted to fp32
 
   static_assert(THREADS_PER_OUTPUT_ == 1 || THREADS_PER_OUTPUT_ == 2 || THREADS_PER_OUTPUT_ == 4 ||
                     THREADS_PER_OUTPUT_ == 8 || THREADS_PER_OUTPUT_ == 16 || THREADS_PER_OUTPUT_ == 32 ||
@@ -118,6 +158,11 @@ struct Config {
                 "threads per output is 1, 2, 4, 8, 16 (lane groups), 32 (a warp) or 64, 128, 256 (warps)");
   static_assert(VEC_ == 1 || VEC_ == 2 || VEC_ == 4 || VEC_ == 8, "vector width is 1, 2, 4 or 8 halves");
   static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
+  static_assert(ROWS_PER_THREAD_ == 1 || ROWS_PER_THREAD_ == 2 || ROWS_PER_THREAD_ == 4 || ROWS_PER_THREAD_ == 8,
+                "rows per thread is 1, 2, 4 or 8");
+  static_assert(ROWS_PER_THREAD_ == 1 || (LAYOUT_ == Layout::N && X_F32_),
+                "rows per thread > 1 is a layout N choice and needs x in fp32 (layout T: VEC outputs per thread)");
+  static_assert(!X_F32_ || X_SHARED_, "x in fp32 is a way of staging x in shared memory");
   static_assert(SPLIT_K_ >= 1 && SPLIT_K_ <= 64, "split-K is 1 (none) to 64 blocks per output tile");
   static_assert(THREADS_ % 32 == 0 && THREADS_ >= 32 && THREADS_ <= 1024, "threads are whole warps, at most 1024");
   static_assert(OUTPUTS_PER_BLOCK_ * THREADS_PER_OUTPUT_ == THREADS_,
@@ -129,10 +174,10 @@ struct Config {
 
   // Outputs of one group (per right-hand vector), results per thread, and the
   // fp32 chains per result (layout N splits each sum over even/odd halves).
-  static constexpr int kOutsPerGroup = kT ? VEC_ : 1;
+  static constexpr int kOutsPerGroup = kT ? VEC_ : ROWS_PER_THREAD_;
   static constexpr int kOutsPerBlock = OUTPUTS_PER_BLOCK_ * kOutsPerGroup;
   static constexpr int kAcc = MAX_BATCH_ * kOutsPerGroup;
-  static constexpr int kChains = (!kT && VEC_ > 1) ? 2 : 1;
+  static constexpr int kChains = (!kT && VEC_ > 1 && !X_F32_) ? 2 : 1;
   // Slices of a group inside one warp, the lane distance between them, and
   // the warps a group spans.
   static constexpr int kSlicesPerWarp = kT ? (OUTPUTS_PER_BLOCK_ < 32 ? 32 / OUTPUTS_PER_BLOCK_ : 1)
@@ -147,16 +192,27 @@ struct Config {
   static constexpr int kRedBytes = kWarpsPerGroup > 1 ? kWarpsPerGroup * OUTPUTS_PER_BLOCK_ * kRedP * 4 : 0;
   // k consumed by one step of a group, and the x tile (halves per batch row).
   static constexpr int kStep = kT ? THREADS_PER_OUTPUT_ : THREADS_PER_OUTPUT_ * VEC_;
-  static constexpr int kXTile = X_SHARED_ ? round_up(cmax(kXTileBytes / (2 * MAX_BATCH_), kStep), kStep) : 0;
-  static constexpr int kXBytes = MAX_BATCH_ * kXTile * 2;
+  // fp32 staging holds twice the bytes per element, in a tile twice as large.
+  static constexpr int kXElem = X_F32_ ? 4 : 2;
+  static constexpr int kXTileBytesAll = X_F32_ ? kXTileBytesF32 : kXTileBytes;
+  static constexpr int kXTile =
+      X_SHARED_ ? round_up(cmax(kXTileBytesAll / (kXElem * MAX_BATCH_), kStep), cmax(kStep, 8)) : 0;
+  static constexpr int kXBytes = MAX_BATCH_ * kXTile * kXElem;
   static constexpr int kSmemBytes = cmax(16, cmax(kXBytes, kRedBytes));
   static_assert(kSmemBytes <= kSmemLimit, "the x tile or the reduction buffer exceeds 48 KiB of shared memory");
-  // Loads of A in flight per thread before the first is used.
-  static constexpr int kUnroll = 4;
+  // Loads of A in flight per thread before the first is used: 4 chunks, or
+  // with x_f32 in layout N, 4 / kRows chunks of kRows rows each (at 8
+  // vectors and 4 rows, 2 chunks would spill at 128 registers); layout T
+  // x_f32 with 64 accumulators keeps 2 (4 spills at 128 registers).
+  static constexpr int kUnroll = !X_F32_ ? 4 : !kT ? cmax(1, 4 / ROWS_PER_THREAD_) : kAcc > 32 ? 2 : 4;
   // Blocks per SM the register allocation must allow: 1024 resident threads
   // (64 registers) where a thread's accumulators are few, 512 (128) or 256
   // (255) as they grow: fewer registers would spill the loads kept in flight.
-  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) ? 1024 : kAcc <= 32 ? 512 : 256;
+  // x_f32 kernels keep no x in registers: 128 registers hold up to 64
+  // accumulators, so they keep two 256-thread blocks per SM at any batch.
+  static constexpr int kMinThreadsPerSM = kAcc * kChains <= (kT ? 4 : 2) && !X_F32_ ? 1024
+                                          : kAcc <= 32 || (X_F32_ && kAcc <= 64) ? 512
+                                                                                  : 256;
   static constexpr int kMinBlocks = cmin(16, cmax(1, kMinThreadsPerSM / THREADS_));
 };
 
@@ -175,6 +231,22 @@ __host__ __device__ __forceinline__ float2 half2_to_float2(uint32_t w) {
   r.x = static_cast<unsigned short>(w & 0xffffu);
   r.y = static_cast<unsigned short>(w >> 16);
   return __half22float2(__half2(r));
+}
+
+// word_to_float2 is half2_to_float2 that, on the device, reinterprets the
+// word whole: splitting it first costs a shift and a permute per word
+// before the two conversions (HADD2.F32 reads either half of a register).
+// The x_f32 paths use it; the older paths keep half2_to_float2, with which
+// nvcc 11.8 schedules them in fewer registers (p128 m8: 96, not 127 and a
+// spill).
+__host__ __device__ __forceinline__ float2 word_to_float2(uint32_t w) {
+#ifdef __CUDA_ARCH__
+  __half2 h;
+  memcpy(&h, &w, sizeof(h));
+  return __half22float2(h);
+#else
+  return half2_to_float2(w);
+#endif
 }
 
 __host__ __device__ __forceinline__ uint16_t float_to_half(float f) {
@@ -353,7 +425,7 @@ __host__ __device__ __forceinline__ void collapse(const Acc<K>& acc, float (&v)[
 // on x. Tile rows are kXTile halves; c0 is a multiple of 8.
 
 template <class K>
-__host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
+__host__ __device__ inline void stage_x_f16(const Args& a, const Block& b, int c0, int len, int tid, uint16_t* xs) {
   constexpr int KT = K::kXTile;
   const int need = cmin(KT, round_up(len, 8));
 #pragma unroll
@@ -378,6 +450,99 @@ __host__ __device__ inline void stage_x(const Args& a, const Block& b, int c0, i
     } else {
       for (int e = tid; e < need; e += K::kThreads) dst[e] = live && e < len ? static_cast<uint16_t>(load_half(xr + e)) : 0;
     }
+  }
+}
+
+// store_f32 writes N floats to shared memory at p, 4N-byte aligned when N
+// is 2 or a multiple of 4, in 16-byte (or 8-byte) stores.
+template <int N>
+__host__ __device__ __forceinline__ void store_f32(float* p, const float (&v)[N]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < N; q += 4) *reinterpret_cast<float4*>(p + q) = make_float4(v[q], v[q + 1], v[q + 2], v[q + 3]);
+  } else if constexpr (N == 2) {
+    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
+  } else {
+    p[0] = v[0];
+  }
+#else
+  memcpy(p, v, sizeof(v));
+#endif
+}
+
+// load_f32 reads N floats of the fp32 x tile at p (aligned as for store_f32).
+template <int N>
+__host__ __device__ __forceinline__ void load_f32(const float* p, float (&v)[N]) {
+#ifdef __CUDA_ARCH__
+  if constexpr (N % 4 == 0) {
+#pragma unroll
+    for (int q = 0; q < N; q += 4) {
+      const float4 f = *reinterpret_cast<const float4*>(p + q);
+      v[q] = f.x, v[q + 1] = f.y, v[q + 2] = f.z, v[q + 3] = f.w;
+    }
+  } else if constexpr (N == 2) {
+    const float2 f = *reinterpret_cast<const float2*>(p);
+    v[0] = f.x, v[1] = f.y;
+  } else {
+    v[0] = p[0];
+  }
+#else
+  memcpy(v, p, sizeof(v));
+#endif
+}
+
+// stage_x_f32 is stage_x for x_f32: the tile holds x converted to fp32 once
+// per block, so the inner loops spend no instruction converting x.
+//  - layout N: xf[i][e], kXTile floats per batch row; a thread converts 8
+//    halves per step, the 16-byte chunk a load of A pairs with.
+//  - layout T: xf[e][i], kBatch floats per k position, so one row of A
+//    takes every vector's x in kBatch / 4 16-byte loads (the same address
+//    for all lanes of a row: a broadcast). A thread converts one k position
+//    of every vector per step and writes them contiguously.
+template <class K>
+__host__ __device__ inline void stage_x_f32(const Args& a, const Block& b, int c0, int len, int tid, float* xf) {
+  constexpr int KT = K::kXTile, MB = K::kBatch;
+  const int need = cmin(KT, round_up(len, 8));
+  auto row = [&](int i) { return a.x + static_cast<int64_t>(b.z * MB + i) * a.ldx + c0; };
+  if constexpr (K::kT) {
+    for (int e = tid; e < need; e += K::kThreads) {
+      float v[MB];
+#pragma unroll
+      for (int i = 0; i < MB; ++i) v[i] = i < b.mb && e < len ? half_to_float(load_half(row(i) + e)) : 0.f;
+      store_f32<MB>(xf + e * MB, v);
+    }
+  } else {
+    // One vector at a time: the head of A (see Head) is live across this.
+#pragma unroll 1
+    for (int i = 0; i < MB; ++i) {
+      const bool live = i < b.mb;
+      for (int e = tid * 8; e < need; e += K::kThreads * 8) {
+        uint32_t w[4];
+        if (live && a.xvec && e + 8 <= len) {
+          load_vec<8>(row(i) + e, w);
+        } else {
+          load_scalar<8>(live ? row(i) + e : nullptr, live ? len - e : 0, w);
+        }
+        float v[8];
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+          const float2 f = word_to_float2(w[p]);
+          v[2 * p] = f.x, v[2 * p + 1] = f.y;
+        }
+        store_f32<8>(xf + i * KT + e, v);
+      }
+    }
+  }
+}
+
+template <class K>
+__host__ __device__ __forceinline__ void stage_x(const Args& a, const Block& b, int c0, int len, int tid,
+                                                 uint16_t* xs) {
+  if constexpr (K::kXF32) {
+    stage_x_f32<K>(a, b, c0, len, tid, reinterpret_cast<float*>(xs));
+  } else {
+    stage_x_f16<K>(a, b, c0, len, tid, xs);
   }
 }
 
@@ -477,7 +642,10 @@ __host__ __device__ inline void accumulate_n(const Args& a, const Block& b, int 
 }
 
 // Layout T: V adjacent columns of A's row c (nv of them inside n) times
-// x[i][c] for every right-hand vector.
+// x[i][c] for every right-hand vector. With x in fp32 (x_f32) the row's x values of every vector come from
+// kBatch / 4 16-byte shared loads (one address per row: a broadcast), and
+// no x is converted: per 16 bytes of A, 8 conversions, kBatch / 4 loads and
+// 8 kBatch FMAs.
 template <class K>
 __host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b, int c0, int cc,
                                                    const uint32_t (&w)[Words<K::kVec>::kW], const uint16_t* xs,
@@ -486,17 +654,33 @@ __host__ __device__ __forceinline__ void dot_row_t(const Args& a, const Block& b
   float af[2 * W];
 #pragma unroll
   for (int p = 0; p < W; ++p) {
-    const float2 f = half2_to_float2(w[p]);
+    const float2 f = K::kXF32 ? word_to_float2(w[p]) : half2_to_float2(w[p]);
     af[2 * p] = f.x, af[2 * p + 1] = f.y;
   }
+  if constexpr (K::kXF32) {
+    constexpr int MB = K::kBatch, G = cmin(MB, 4);
+    const float* xf = reinterpret_cast<const float*>(xs) + cc * MB;
+    // Vectors past mb are zero in the tile and never stored: no branch.
 #pragma unroll
-  for (int i = 0; i < K::kBatch; ++i) {
-    if (i < b.mb) {
-      const float xf =
-          K::kXShared ? half_to_float(xs[i * K::kXTile + cc])
-                      : half_to_float(load_half(a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc));
+    for (int i = 0; i < MB; i += G) {
+      float xv[G];
+      load_f32<G>(xf + i, xv);
 #pragma unroll
-      for (int v = 0; v < V; ++v) acc.v[i * V + v][0] = fmaf(af[v], xf, acc.v[i * V + v][0]);
+      for (int e = 0; e < G; ++e) {
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc.v[(i + e) * V + v][0] = fmaf(af[v], xv[e], acc.v[(i + e) * V + v][0]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < K::kBatch; ++i) {
+      if (i < b.mb) {
+        const float xf =
+            K::kXShared ? half_to_float(xs[i * K::kXTile + cc])
+                        : half_to_float(load_half(a.x + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldx + c0 + cc));
+#pragma unroll
+        for (int v = 0; v < V; ++v) acc.v[i * V + v][0] = fmaf(af[v], xf, acc.v[i * V + v][0]);
+      }
     }
   }
 }
@@ -555,9 +739,227 @@ __host__ __device__ inline void accumulate_t(const Args& a, const Block& b, int 
   }
 }
 
+// Layout N with x in fp32 (x_f32): a group is kRows rows of A, and a
+// thread reads the same chunk (k positions) of each. Per 4 k positions it
+// converts each row's halves once (two packed half2 -> float2 conversions),
+// then for every vector loads the 4 fp32 x values once (one 16-byte shared
+// load) and makes kRows x 4 FMAs with them: x costs 1 / kRows shared loads
+// per chunk of A and no conversion, so the instructions per byte of A grow
+// with m only through the FMAs, which no kernel avoids. Every vector of the
+// tile is used, live or not: the tile is zero past mb, and the accumulators
+// of those vectors are never stored, so a branch per vector would only cost
+// issue slots at full batches.
+template <class K>
+__host__ __device__ __forceinline__ void dot_rows_f32(int cc,
+                                                      const uint32_t (&w)[K::kRows][Words<K::kVec>::kW],
+                                                      const float* xf, Acc<K>& acc) {
+  constexpr int V = K::kVec, R = K::kRows, G = cmin(V, 4);
+#pragma unroll
+  for (int g = 0; g < V; g += G) {
+    float af[R][G];
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) {
+      if constexpr (G == 1) {
+        af[rr][0] = half_to_float(w[rr][0] & 0xffffu);
+      } else {
+#pragma unroll
+        for (int t = 0; t < G; t += 2) {
+          const float2 f = word_to_float2(w[rr][(g + t) / 2]);
+          af[rr][t] = f.x, af[rr][t + 1] = f.y;
+        }
+      }
+    }
+#pragma unroll
+    for (int i = 0; i < K::kBatch; ++i) {
+      float xv[G];
+      load_f32<G>(xf + i * K::kXTile + cc + g, xv);
+#pragma unroll
+      for (int rr = 0; rr < R; ++rr) {
+#pragma unroll
+        for (int t = 0; t < G; ++t) acc.v[i * R + rr][0] = fmaf(af[rr][t], xv[t], acc.v[i * R + rr][0]);
+      }
+    }
+  }
+}
+
+// load_rows reads one chunk (tile offset cc) of each of the group's rows:
+// avail halves of it (>= V: all, by vector loads when VEC).
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_rows(const uint16_t* const (&rows)[K::kRows], int cc, int avail,
+                                                   uint32_t (&w)[K::kRows][Words<K::kVec>::kW]) {
+#pragma unroll
+  for (int rr = 0; rr < K::kRows; ++rr) {
+    if (VEC && avail >= K::kVec) {
+      load_vec<K::kVec>(rows[rr] + cc, w[rr]);
+    } else {
+      load_scalar<K::kVec>(rows[rr] + cc, avail, w[rr]);
+    }
+  }
+}
+
+// Head holds the first kUnroll x kRows chunks of A a thread reads in a tile
+// of an x_f32 kernel (layout T: kRows is 1, the tile's first kUnroll rows).
+// The kernel loads them before it stages the tile's x and waits at the
+// barrier, so A's memory latency overlaps x's staging rather than following
+// it: without this every tile, in every block, starts with a pause as long
+// as a trip to L2 for x and one to memory for A.
+template <class K>
+struct Head {
+  uint32_t w[K::kUnroll][K::kRows][Words<K::kVec>::kW];
+};
+
+// row_ptrs points p[rr] at chunk q of the tile in row rr of the thread's
+// group; rows past n read row r0 again (cached; their results are never
+// stored), so the loops have no per-row branch.
+template <class K>
+__host__ __device__ __forceinline__ void row_ptrs(const Args& a, int r0, int c0, int q,
+                                                  const uint16_t* (&p)[K::kRows]) {
+#pragma unroll
+  for (int rr = 0; rr < K::kRows; ++rr)
+    p[rr] = a.a + static_cast<int64_t>(r0 + rr < a.n ? r0 + rr : r0) * a.lda + c0 + q * K::kVec;
+}
+
+// head_full_n says whether the tile's first step is kUnroll whole chunks:
+// the step that Head holds and accumulate_n_rows starts with.
+template <class K>
+__host__ __device__ __forceinline__ bool head_full_n(const Args& a, const Block& b, int len, Lane ln) {
+  return b.out0 + ln.group * K::kRows < a.n && ln.slice + (K::kUnroll - 1) * K::kTpo < len / K::kVec;
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head_n(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                     Head<K>& h) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  if (!head_full_n<K>(a, b, len, ln)) return;
+  const uint16_t* p[K::kRows];
+  row_ptrs<K>(a, b.out0 + ln.group * K::kRows, c0, ln.slice, p);
+#pragma unroll
+  for (int u = 0; u < U; ++u) load_rows<K, VEC>(p, u * TPO * V, V, h.w[u]);
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_n_rows(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                  const float* xf, const Head<K>& head, Acc<K>& acc) {
+  constexpr int V = K::kVec, W = Words<V>::kW, U = K::kUnroll, TPO = K::kTpo, R = K::kRows;
+  const int r0 = b.out0 + ln.group * R;
+  if (r0 >= a.n) return;
+  const int n_full = len / V;
+  int q = ln.slice;
+  // p[rr] points at chunk q of row rr and advances with q, so each load's
+  // offset is a constant of the unrolled loop.
+  const uint16_t* p[R];
+  row_ptrs<K>(a, r0, c0, q, p);
+  // Whole chunks, kUnroll x kRows loads in flight; the first step's are
+  // in head already.
+  if (head_full_n<K>(a, b, len, ln)) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_rows_f32<K>((q + u * TPO) * V, head.w[u], xf, acc);
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) p[rr] += U * TPO * V;
+    q += U * TPO;
+  }
+  for (; q + (U - 1) * TPO < n_full; q += U * TPO) {
+    uint32_t w[U][R][W];
+#pragma unroll
+    for (int u = 0; u < U; ++u) load_rows<K, VEC>(p, u * TPO * V, V, w[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_rows_f32<K>((q + u * TPO) * V, w[u], xf, acc);
+#pragma unroll
+    for (int rr = 0; rr < R; ++rr) p[rr] += U * TPO * V;
+  }
+  // The last 1 to kUnroll - 1 whole chunks.
+  int cnt = 0;
+  if (q < n_full) {
+    cnt = (n_full - q + TPO - 1) / TPO;
+    uint32_t w[U][R][W];
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) load_rows<K, VEC>(p, u * TPO * V, V, w[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U - 1; ++u) {
+      if (u < cnt) dot_rows_f32<K>((q + u * TPO) * V, w[u], xf, acc);
+    }
+    q += cnt * TPO;
+  }
+  // The tile's last, partial chunk, element by element (x is zero past len).
+  if (q * V < len) {
+    uint32_t w[R][W];
+    load_rows<K, false>(p, cnt * TPO * V, len - q * V, w);
+    dot_rows_f32<K>(q * V, w, xf, acc);
+  }
+}
+
+// Layout T's head: the tile's first kUnroll rows of the thread's V columns.
+template <class K>
+__host__ __device__ __forceinline__ bool head_full_t(const Args& a, const Block& b, int len, Lane ln) {
+  return b.out0 + ln.group * K::kVec < a.n && ln.slice + (K::kUnroll - 1) * K::kTpo < len;
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head_t(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                     Head<K>& h) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  if (!head_full_t<K>(a, b, len, ln)) return;
+  const int r0 = b.out0 + ln.group * V, nv = cmin(V, a.n - r0);
+  const uint16_t* col = a.a + static_cast<int64_t>(c0) * a.lda + r0;
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    const uint16_t* p = col + static_cast<int64_t>(ln.slice + u * TPO) * a.lda;
+    if (VEC && nv == V) {
+      load_vec<V>(p, h.w[u][0]);
+    } else {
+      load_scalar<V>(p, nv, h.w[u][0]);
+    }
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ inline void accumulate_t_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                  const uint16_t* xs, const Head<K>& head, Acc<K>& acc) {
+  constexpr int U = K::kUnroll, TPO = K::kTpo, V = K::kVec;
+  const int r0 = b.out0 + ln.group * V, nv = cmin(V, a.n - r0);
+  if (nv <= 0) return;
+  const uint16_t* col = a.a + static_cast<int64_t>(c0) * a.lda + r0;
+  int c = ln.slice;
+  if (head_full_t<K>(a, b, len, ln)) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) dot_row_t<K>(a, b, c0, c + u * TPO, head.w[u][0], xs, acc);
+    c += U * TPO;
+  }
+  if (VEC && nv == V) {
+    rows_t<K, true>(a, b, c0, len, c, col, nv, xs, acc);
+  } else {
+    rows_t<K, false>(a, b, c0, len, c, col, nv, xs, acc);
+  }
+}
+
+// load_head and accumulate_head are the x_f32 kernels' tile: the head of A
+// loaded before x is staged, then the tile's dot products.
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void load_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                   Head<K>& h) {
+  if constexpr (K::kT) {
+    load_head_t<K, VEC>(a, b, c0, len, ln, h);
+  } else {
+    load_head_n<K, VEC>(a, b, c0, len, ln, h);
+  }
+}
+
+template <class K, bool VEC>
+__host__ __device__ __forceinline__ void accumulate_head(const Args& a, const Block& b, int c0, int len, Lane ln,
+                                                         const uint16_t* xs, const Head<K>& head, Acc<K>& acc) {
+  if constexpr (K::kT) {
+    accumulate_t_head<K, VEC>(a, b, c0, len, ln, xs, head, acc);
+  } else {
+    accumulate_n_rows<K, VEC>(a, b, c0, len, ln, reinterpret_cast<const float*>(xs), head, acc);
+  }
+}
+
 template <class K, bool VEC>
 __host__ __device__ __forceinline__ void accumulate_tile(const Args& a, const Block& b, int c0, int len, Lane ln,
                                                          const uint16_t* xs, Acc<K>& acc) {
+  static_assert(!K::kXF32, "x_f32 tiles go through load_head and accumulate_head");
   if constexpr (K::kT) {
     accumulate_t<K, VEC>(a, b, c0, len, ln, xs, acc);
   } else {
@@ -681,12 +1083,21 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
   const int kt = tile_len<K>(b);
   for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
     const int len = cmin(kt, b.k1 - c0);
-    if constexpr (K::kXShared) {
-      if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
+    if constexpr (K::kXF32) {
+      Head<K> head;
+      load_head<K, VEC>(a, b, c0, len, ln, head);  // in flight across the staging
+      if (c0 != b.k0) __syncthreads();
       stage_x<K>(a, b, c0, len, threadIdx.x, xs);
       __syncthreads();
+      accumulate_head<K, VEC>(a, b, c0, len, ln, xs, head, acc);
+    } else {
+      if constexpr (K::kXShared) {
+        if (c0 != b.k0) __syncthreads();  // everyone is done with the previous tile
+        stage_x<K>(a, b, c0, len, threadIdx.x, xs);
+        __syncthreads();
+      }
+      accumulate_tile<K, VEC>(a, b, c0, len, ln, xs, acc);
     }
-    accumulate_tile<K, VEC>(a, b, c0, len, ln, xs, acc);
   }
   float v[K::kAcc];
   collapse<K>(acc, v);
@@ -916,6 +1327,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
   unsigned char* smem = reinterpret_cast<unsigned char*>(smem_v.data());
   uint16_t* xs = reinterpret_cast<uint16_t*>(smem);
   std::vector<Acc<K>> acc(T);
+  std::vector<Head<K>> heads(K::kXF32 ? T : 0);  // x_f32: the first loads of a tile
   std::vector<std::array<float, K::kAcc>> v(T), prev(T);
 
   for (const Id& id : blocks) {
@@ -924,14 +1336,33 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
     const int kt = tile_len<K>(b);
     for (int c0 = b.k0; c0 < b.k1; c0 += kt) {
       const int len = cmin(kt, b.k1 - c0);
-      if (K::kXShared) {
+      if constexpr (K::kXF32) {
+        // The kernel's order: every thread's head of A, the staging, the rest.
+        for (int t = 0; t < T; ++t) {
+          if (args.vec) {
+            load_head<K, true>(args, b, c0, len, lane_of<K>(t), heads[t]);
+          } else {
+            load_head<K, false>(args, b, c0, len, lane_of<K>(t), heads[t]);
+          }
+        }
         for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
-      }
-      for (int t = 0; t < T; ++t) {
-        if (args.vec) {
-          accumulate_tile<K, true>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
-        } else {
-          accumulate_tile<K, false>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+        for (int t = 0; t < T; ++t) {
+          if (args.vec) {
+            accumulate_head<K, true>(args, b, c0, len, lane_of<K>(t), xs, heads[t], acc[t]);
+          } else {
+            accumulate_head<K, false>(args, b, c0, len, lane_of<K>(t), xs, heads[t], acc[t]);
+          }
+        }
+      } else {
+        if (K::kXShared) {
+          for (int t = 0; t < T; ++t) stage_x<K>(args, b, c0, len, t, xs);
+        }
+        for (int t = 0; t < T; ++t) {
+          if (args.vec) {
+            accumulate_tile<K, true>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+          } else {
+            accumulate_tile<K, false>(args, b, c0, len, lane_of<K>(t), xs, acc[t]);
+          }
         }
       }
     }
