@@ -112,7 +112,7 @@ func (e *Engine) HGEMVWith(name string, s *cuda.Stream, alpha float32, a, x gemm
 		return err
 	}
 	n, k, m := a.Rows, a.Cols, x.Rows
-	kern, err := e.choose(name, a.Order == gemm.ColMajor, m)
+	kern, err := e.choose(name, a.Order == gemm.ColMajor, m, n)
 	if err != nil {
 		return err
 	}
@@ -137,14 +137,14 @@ func (e *Engine) HGEMVWith(name string, s *cuda.Stream, alpha float32, a, x gemm
 	return nil
 }
 
-// Pick names the instance HGEMV runs for m vectors and A stored
+// Pick names the instance HGEMV runs for m vectors, n outputs and A stored
 // row-major (transposed false) or column-major: what users get without
 // naming one.
-func (e *Engine) Pick(transposed bool, m int) (string, error) {
+func (e *Engine) Pick(transposed bool, m, n int) (string, error) {
 	if e == nil {
 		return "", errors.New("gemv: nil *Engine")
 	}
-	k, err := e.choose("", transposed, m)
+	k, err := e.choose("", transposed, m, n)
 	return k.Name, err
 }
 
@@ -182,7 +182,7 @@ func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
 
 // choose finds the instance named name for A's layout, or picks one for m
 // vectors (see pick).
-func (e *Engine) choose(name string, transposed bool, m int) (kernels.GEMV, error) {
+func (e *Engine) choose(name string, transposed bool, m, n int) (kernels.GEMV, error) {
 	var cands []kernels.GEMV
 	for _, kern := range e.kernels {
 		if (kern.Config.A == kernels.ColMajor) == transposed && (name == "" || kern.Name == name) {
@@ -198,7 +198,7 @@ func (e *Engine) choose(name string, transposed bool, m int) (kernels.GEMV, erro
 	case name != "":
 		return cands[0], nil
 	}
-	return pick(cands, m), nil
+	return pick(cands, m, n), nil
 }
 
 // pick is the engine's choice for m vectors: the fewest launches
@@ -208,15 +208,16 @@ func (e *Engine) choose(name string, transposed bool, m int) (kernels.GEMV, erro
 // per output was fastest on most shapes in both layouts (the single-vector
 // warp kernel most often); for batches, several warps per output (p128).
 // Split-K, lane groups and the thread-per-output kernels come after. One
-// GPU's ranking, not yet a per-shape table (bench -tune would make one).
-func pick(cands []kernels.GEMV, m int) kernels.GEMV {
+// GPU's ranking, not yet a per-shape table (bench -tune would make one);
+// n (outputs) matters for one vector of a transposed A only.
+func pick(cands []kernels.GEMV, m, n int) kernels.GEMV {
 	launches := func(c kernels.GEMV) int { return (m + c.Config.MaxBatch - 1) / c.Config.MaxBatch }
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		if la, lb := launches(a), launches(b); la != lb {
 			return la < lb
 		}
-		if oa, ob := measuredOrder(a.Config, m), measuredOrder(b.Config, m); oa != ob {
+		if oa, ob := measuredOrder(a.Config, m, n), measuredOrder(b.Config, m, n); oa != ob {
 			return oa < ob
 		}
 		return a.Config.MaxBatch < b.Config.MaxBatch
@@ -230,38 +231,47 @@ func pick(cands []kernels.GEMV, m int) kernels.GEMV {
 // 16-byte loads (100% of the copy floor at 16384^2); for 2 to 4 vectors of
 // a transposed A, 16-lane groups with split-K.
 //
-// Batches (m >= 2) put the x_f32 kernels first, by arithmetic rather than
-// measurement (not yet benched): they convert x once per block instead of
-// once per use, and a row-major A shares each fp32 x value over several
-// rows per thread, so per 16 bytes of A they issue about 8 conversions,
-// <= 4 shared loads and 8m FMAs, under half the H100's issue rate at the
-// copy rate for m = 8 (kernels/include/kgen/hgemv.cuh has the numbers).
-func measuredOrder(c kernels.GEMVConfig, m int) int {
+// The H100 bench of 2026-11-23 (bench/results/h100-2026-11-23-final.md,
+// N, K >= 4096) refined it:
+//   - a row-major A with 2 to 8 vectors: the x_f32 kernels with several rows
+//     per thread (they convert x once per block and share it over rows);
+//   - a transposed A with 2 to 4 vectors: the 16-lane split-K kernel reading
+//     x through the cache was as fast as or up to 5% faster than its x_f32
+//     twin, which comes next; with 5 to 8, the x_f32 one (one launch);
+//   - one vector of a transposed A: the split-K kernel for n = 4096..8192
+//     outputs (0.62-0.83x of the copy floor against 0.44-0.76x), the
+//     x-in-shared warp kernel from 11008 on (0.81-0.97x).
+func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
 	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
+	tsplit := c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1
 	switch {
 	case m >= 2 && c.XF32 && c.A == kernels.RowMajor && c.RowsPerThread > 1:
 		return 0
+	case m >= 2 && m <= 4 && tsplit && !c.XF32:
+		return 0
+	case m >= 2 && m <= 4 && c.XF32 && c.A == kernels.ColMajor && c.SplitK > 1:
+		return 1
 	case m >= 2 && c.XF32 && c.A == kernels.ColMajor && c.SplitK > 1:
+		return 0
+	case m == 1 && n >= 4096 && n <= 8192 && tsplit && !c.XF32:
 		return 0
 	case m == 1 && warp && c.XShared && c.Vector == 8 && c.MaxBatch == 1:
 		if c.XF32 {
-			return 1 // fewer instructions, but one vector is not issue-bound: unmeasured, after the measured one
+			return 2 // fewer instructions, but one vector is not issue-bound: measured just behind
 		}
-		return 0
-	case m >= 2 && m <= 4 && c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1:
 		return 1
 	case m == 1 && warp && !c.XShared:
 		if c.MaxBatch > 1 {
-			return 3 // the single-vector kernel first
+			return 4 // the single-vector kernel first
 		}
-		return 2
+		return 3
 	case warps && !c.XShared:
-		return 4
-	case warp && !c.XShared:
 		return 5
-	case c.SplitK > 1 && c.ThreadsPerOutput >= 32:
+	case warp && !c.XShared:
 		return 6
+	case c.SplitK > 1 && c.ThreadsPerOutput >= 32:
+		return 7
 	}
-	return 7
+	return 8
 }

@@ -69,14 +69,14 @@ func TestPickRule(t *testing.T) {
 	split := mk("split", 8, 32, 4)
 	naive := mk("naive", 1, 1, 1)
 	all := []kernels.GEMV{naive, split, warp1, warp8, warps}
-	assert.Equal(t, "warp1", pick(append([]kernels.GEMV(nil), all...), 1).Name, "one vector: the single-vector warp kernel")
-	assert.Equal(t, "warps", pick(append([]kernels.GEMV(nil), all...), 8).Name, "a batch: several warps per output, in one launch")
-	assert.Equal(t, "warp8", pick([]kernels.GEMV{naive, split, warp8}, 4).Name)
-	assert.Equal(t, "split", pick([]kernels.GEMV{naive, split}, 1).Name, "reference kernels last")
+	assert.Equal(t, "warp1", pick(append([]kernels.GEMV(nil), all...), 1, 1024).Name, "one vector: the single-vector warp kernel")
+	assert.Equal(t, "warps", pick(append([]kernels.GEMV(nil), all...), 8, 1024).Name, "a batch: several warps per output, in one launch")
+	assert.Equal(t, "warp8", pick([]kernels.GEMV{naive, split, warp8}, 4, 1024).Name)
+	assert.Equal(t, "split", pick([]kernels.GEMV{naive, split}, 1, 1024).Name, "reference kernels last")
 	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{MaxBatch: 1, ThreadsPerOutput: 32, SplitK: 1, Vector: 8, XShared: true}}
-	assert.Equal(t, "xs", pick(append([]kernels.GEMV{xs}, all...), 1).Name, "one vector: x in shared memory, 16-byte loads")
+	assert.Equal(t, "xs", pick(append([]kernels.GEMV{xs}, all...), 1, 1024).Name, "one vector: x in shared memory, 16-byte loads")
 	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16, SplitK: 8, Vector: 8}}
-	assert.Equal(t, "tsplit", pick([]kernels.GEMV{warps, tsplit}, 3).Name, "2 to 4 vectors of a transposed A: split-K lane groups")
+	assert.Equal(t, "tsplit", pick([]kernels.GEMV{warps, tsplit}, 3, 1024).Name, "2 to 4 vectors of a transposed A: split-K lane groups")
 
 	// x staged as fp32: batches of a row-major A take the rows-per-thread
 	// kernel with the smallest batch that fits; a transposed A the split-K one.
@@ -87,15 +87,20 @@ func TestPickRule(t *testing.T) {
 	r1, r2, r4, r8 := xf("r1", kernels.RowMajor, 1, 2, 1), xf("r2", kernels.RowMajor, 2, 2, 1), xf("r4", kernels.RowMajor, 4, 2, 1), xf("r8", kernels.RowMajor, 8, 4, 2)
 	rows := []kernels.GEMV{r8, r4, r2, r1}
 	for m, want := range map[int]string{2: "r2", 3: "r4", 4: "r4", 5: "r8", 8: "r8"} {
-		assert.Equal(t, want, pick(append(append([]kernels.GEMV(nil), all...), rows...), m).Name, "m = %d", m)
+		assert.Equal(t, want, pick(append(append([]kernels.GEMV(nil), all...), rows...), m, 1024).Name, "m = %d", m)
 	}
-	assert.Equal(t, "xs", pick(append([]kernels.GEMV{r1, r8}, append(all, xs)...), 1).Name, "one vector: the measured x-in-shared kernel first")
-	assert.Equal(t, "r1", pick(append([]kernels.GEMV{r1}, all...), 1).Name, "one vector: fp32 x before the kernels reading x through the cache")
+	assert.Equal(t, "xs", pick(append([]kernels.GEMV{r1, r8}, append(all, xs)...), 1, 1024).Name, "one vector: the measured x-in-shared kernel first")
+	assert.Equal(t, "r1", pick(append([]kernels.GEMV{r1}, all...), 1, 1024).Name, "one vector: fp32 x before the kernels reading x through the cache")
 	tx8, tx4 := xf("tx8", kernels.ColMajor, 8, 1, 8), xf("tx4", kernels.ColMajor, 4, 1, 8)
-	assert.Equal(t, "tx4", pick([]kernels.GEMV{tsplit, tx8, warps, tx4}, 3).Name, "2 to 4 vectors of a transposed A: fp32 x, split-K")
-	assert.Equal(t, "tx8", pick([]kernels.GEMV{tsplit, tx4, warps, tx8}, 7).Name)
+	assert.Equal(t, "tsplit", pick([]kernels.GEMV{tx4, tx8, warps, tsplit}, 3, 1024).Name, "2 to 4 vectors of a transposed A: split-K, x through the cache (measured)")
+	assert.Equal(t, "tx4", pick([]kernels.GEMV{tx8, warps, tx4}, 3, 1024).Name, "then its fp32-x twin")
+	txs := kernels.GEMV{Info: kernels.Info{Name: "txs"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 1, ThreadsPerOutput: 32, SplitK: 1, Vector: 8, XShared: true}}
+	for n, want := range map[int]string{1024: "txs", 4096: "tsplit", 8192: "tsplit", 11008: "txs", 16384: "txs"} {
+		assert.Equal(t, want, pick([]kernels.GEMV{txs, tsplit}, 1, n).Name, "one vector of a transposed A, n = %d", n)
+	}
+	assert.Equal(t, "tx8", pick([]kernels.GEMV{tsplit, tx4, warps, tx8}, 7, 1024).Name)
 	nr1 := xf("nr1", kernels.RowMajor, 8, 1, 8)
-	assert.Equal(t, "warps", pick([]kernels.GEMV{nr1, warps}, 8).Name, "a row-major A: fp32 x leads only with several rows per thread")
+	assert.Equal(t, "warps", pick([]kernels.GEMV{nr1, warps}, 8, 1024).Name, "a row-major A: fp32 x leads only with several rows per thread")
 }
 
 // TestPickNamesTheChoice checks Pick against the pick rule for each layout.
@@ -104,13 +109,13 @@ func TestPickNamesTheChoice(t *testing.T) {
 	require.NoError(t, err)
 	for _, tr := range []bool{false, true} {
 		for _, m := range []int{1, 4, 8} {
-			got, err := e.Pick(tr, m)
+			got, err := e.Pick(tr, m, 1024)
 			require.NoError(t, err)
-			want, err := e.choose("", tr, m)
+			want, err := e.choose("", tr, m, 1024)
 			require.NoError(t, err)
 			assert.Equal(t, want.Name, got)
 		}
 	}
-	_, err = (*Engine)(nil).Pick(false, 1)
+	_, err = (*Engine)(nil).Pick(false, 1, 1)
 	assert.Error(t, err)
 }

@@ -180,6 +180,10 @@ int kgen_stream_end_capture(int device, void* stream, void** exec) {
     int r = status(cudaStreamEndCapture(stream_of(stream), &g));
     if (r != 0) {
       if (g != nullptr) cudaGraphDestroy(g);
+      // A launch refused during capture leaves its error as the thread's
+      // last error, which the next kernel launch's cudaGetLastError would
+      // report as its own: the capture failed, the stream is usable again.
+      (void)cudaGetLastError();
       return r;
     }
     cudaGraphExec_t e = nullptr;

@@ -22,6 +22,8 @@ type config struct {
 	layouts    [][2]gemm.Order
 	families   map[string]bool
 	gfSizes    []int
+	gemvShapes [][2]int // HGEMV (N, K)
+	gemvM      []int    // HGEMV right-hand vectors
 	iters      int
 	warmup     int
 	minSpanMs  float64 // each event pair spans at least this
@@ -47,6 +49,8 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	layouts := fs.String("layouts", "nn,nt,tn,tt", "GEMM layouts of A and B (n: row-major, t: column-major)")
 	fams := fs.String("families", strings.Join(families, ","), "sections to run: sgemm, gf256, hgemv, hgemm")
 	gfSizes := fs.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
+	gemvShapes := fs.String("gemv-shapes", "", "HGEMV shapes NxK, comma-separated (default: K = N from 256 to 16384, then the LLM shapes)")
+	gemvM := fs.String("gemv-batches", "1,2,4,8", "HGEMV numbers of right-hand vectors M")
 	fs.IntVar(&c.iters, "iters", 20, "timed event pairs per row; the median is reported")
 	fs.IntVar(&c.warmup, "warmup", 3, "untimed launches before timing")
 	fs.Float64Var(&c.minSpanMs, "min-span-ms", 1, "launch enough times between one pair of events to span this many ms")
@@ -77,6 +81,15 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 		return c, err
 	}
 	if c.gfSizes, err = positiveInts("-gf-sizes", *gfSizes); err != nil {
+		return c, err
+	}
+	c.gemvShapes = hgemvShapes
+	if strings.TrimSpace(*gemvShapes) != "" {
+		if c.gemvShapes, err = parseGemvShapes(*gemvShapes); err != nil {
+			return c, err
+		}
+	}
+	if c.gemvM, err = positiveInts("-gemv-batches", *gemvM); err != nil {
 		return c, err
 	}
 	if c.ladderN < 0 {
@@ -192,4 +205,22 @@ func positiveInts(flagName, list string) ([]int, error) {
 func stderrIsTerminal() bool {
 	fi, err := os.Stderr.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// parseGemvShapes reads "NxK,NxK,...".
+func parseGemvShapes(list string) ([][2]int, error) {
+	var out [][2]int
+	for _, f := range strings.Split(list, ",") {
+		parts := strings.Split(strings.TrimSpace(f), "x")
+		if len(parts) != 2 {
+			return nil, fmt.Errorf("-gemv-shapes: %q is not NxK", f)
+		}
+		n, errN := strconv.Atoi(parts[0])
+		k, errK := strconv.Atoi(parts[1])
+		if errN != nil || errK != nil || n < 1 || k < 1 {
+			return nil, fmt.Errorf("-gemv-shapes: %q is not NxK with N, K >= 1", f)
+		}
+		out = append(out, [2]int{n, k})
+	}
+	return out, nil
 }

@@ -17,9 +17,6 @@ var hgemvShapes = [][2]int{
 	{11008, 4096}, {4096, 11008}, {14336, 4096},
 }
 
-// hgemvBatches are the numbers of vectors M timed at each shape.
-var hgemvBatches = []int{1, 2, 4, 8}
-
 // hgemvSection times every HGEMV instance and the engine's choice at every
 // shape, M and layout against cuBLAS GemmEx (fp16 in and out, fp32
 // compute, default tensor-core algorithm) and the copy floor measured in
@@ -30,9 +27,9 @@ func (b *bencher) hgemvSection(rep *Report) error {
 	if err != nil {
 		return err
 	}
-	b.prog.section("hgemv", len(hgemvShapes)*len(hgemvBatches)*2)
-	for _, sh := range hgemvShapes {
-		for _, m := range hgemvBatches {
+	b.prog.section("hgemv", len(b.cfg.gemvShapes)*len(b.cfg.gemvM)*2)
+	for _, sh := range b.cfg.gemvShapes {
+		for _, m := range b.cfg.gemvM {
 			for _, tr := range []bool{false, true} {
 				if err := b.hgemvShape(eng, rep, sh[0], sh[1], m, tr); err != nil {
 					return fmt.Errorf("hgemv %dx%d m=%d transposed=%v: %w", sh[0], sh[1], m, tr, err)
@@ -122,7 +119,7 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, n, k, m int, tr bool
 	}
 	add(row("copy-floor", Timing{Ms: floorMs, Method: "model"}, 0))
 	add(row("cublas_gemmex", ref, 0))
-	pick, err := eng.Pick(tr, m)
+	pick, err := eng.Pick(tr, m, n)
 	if err != nil {
 		return err
 	}

@@ -139,3 +139,15 @@ func TestCompareFileIsReadBeforeTheDevice(t *testing.T) {
 		assert.Contains(t, err.Error(), "-compare")
 	}
 }
+
+func TestParseGemvShapes(t *testing.T) {
+	got, err := parseGemvShapes("4096x4096, 11008x4096,1x7")
+	if err != nil || len(got) != 3 || got[1] != [2]int{11008, 4096} || got[2] != [2]int{1, 7} {
+		t.Fatalf("parseGemvShapes = %v, %v", got, err)
+	}
+	for _, bad := range []string{"4096", "0x5", "5x0", "4x4x4", "axb", ""} {
+		if _, err := parseGemvShapes(bad); err == nil {
+			t.Errorf("parseGemvShapes(%q) accepted", bad)
+		}
+	}
+}
