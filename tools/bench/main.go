@@ -41,7 +41,8 @@
 //
 //	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192]
 //	      [-shapes 4096x4096x4096,8192x128x8192] [-layouts nn,nt,tn,tt]
-//	      [-gf-sizes 65536,...] [-iters 20] [-warmup 3] [-min-span-ms 1]
+//	      [-gf-sizes 65536,...] [-gemv-shapes NxK,...] [-gemv-batches 1,2,4,8]
+//	      [-iters 20] [-warmup 3] [-min-span-ms 1]
 //	      [-filter RE] [-json out.json] [-csv out.csv] [-svg out.svg]
 //	      [-compare old.json [-noise-k 3] [-noise-min 3]] [-progress | -no-progress]
 //
