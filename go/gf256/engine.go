@@ -189,6 +189,19 @@ func (e *Engine) choose(name string, rows int) (kernels.GF256, error) {
 	return k, nil
 }
 
+// Pick names the instance the engine runs for a product of rows output
+// rows when no instance is named: what users get.
+func (e *Engine) Pick(rows int) (string, error) {
+	if e == nil {
+		return "", errors.New("gf256: nil *Engine")
+	}
+	if rows < 1 {
+		return "", fmt.Errorf("gf256: %d output rows; need at least 1", rows)
+	}
+	k, err := e.choose("", rows)
+	return k.Name, err
+}
+
 // Close frees the engine's staging memory; the device stays open.
 func (e *Engine) Close() error {
 	if e == nil {

@@ -21,6 +21,8 @@ func TestNilArguments(t *testing.T) {
 	var e *Engine
 	assert.ErrorContains(t, e.MatMul(nil, nil, nil, nil, 0, false), "nil *Engine")
 	assert.ErrorContains(t, e.Close(), "nil *Engine")
+	_, err = e.Pick(4)
+	assert.ErrorContains(t, err, "nil *Engine")
 	assert.Nil(t, e.Instances())
 }
 
@@ -92,6 +94,15 @@ func TestPickFitsRowsPerBlock(t *testing.T) {
 	} {
 		assert.Equal(t, want, pick(ks, rows).Name, "%d rows", rows)
 	}
+	// Pick answers what choose runs, and refuses an empty product.
+	e := &Engine{kernels: ks}
+	for _, rows := range []int{1, 4, 8} {
+		got, err := e.Pick(rows)
+		assert.NoError(t, err)
+		assert.Equal(t, pick(ks, rows).Name, got, "%d rows", rows)
+	}
+	_, err := e.Pick(0)
+	assert.ErrorContains(t, err, "0 output rows")
 	// Narrower or slower kernels never win on rows alone.
 	assert.Equal(t, "xorshift_v16_t512_r1", pick(ks[len(ks)-1:], 1).Name)
 }

@@ -218,9 +218,13 @@ func (b *bencher) gfShape(eng *gf256.Engine, rep *Report, k, m, size int) error 
 		cands = append(cands, candidate{Name: in.Name, Params: structParams(in, "Name", "Arch", "Threads", "SharedBytes"), Ms: t.Ms})
 	}
 	rep.Ablation = append(rep.Ablation, ablate("gf256", shape, "", cands)...)
-	// The engine's own choice through the coder, as users call it: the
-	// first of the engine's instances, in its order of preference.
-	label := "engine(" + eng.Instances()[0].Name + ")"
+	// The engine's own choice through the coder, as users call it, for the
+	// m parity rows it computes.
+	picked, err := eng.Pick(m)
+	if err != nil {
+		return err
+	}
+	label := "engine(" + picked + ")"
 	encRun := func(s *cuda.Stream, set shardSet) error { return enc.EncodeDevice(s, set, size) }
 	if err := b.checkParity(encRun, sets[0], host, k, m, size); err != nil {
 		return fmt.Errorf("EncodeDevice: %w", err)
