@@ -582,6 +582,14 @@ var ranking = []string{
 	"_b128x64x8_w64x32_t8x8_s4_o3",
 	"_b64x64x8_w32x32_t4x8_s4_o4",
 	"_b128x128x16_w32x64_t8x8_s2",
+	// fp16 (hgemm), from the H100 bench of 2026-11-23 (bench/results/
+	// h100-2026-11-23-final.md): at n >= 2048 the 256x128 and 128x256 tiles
+	// at one block per SM beat 128x128 by 2-7% in every layout (the table
+	// order put 128x128 first); at n = 1024 the fill rule reaches 64x64.
+	"_b256x128x32_w64x64_s4",
+	"_b128x256x32_w64x64_s3",
+	"_b128x128x32_w64x64_s4",
+	"_b64x64x32_w32x32_s3",
 }
 
 // rank is the position of the instance's tiling in ranking for operands a

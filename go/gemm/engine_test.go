@@ -2,6 +2,7 @@ package gemm
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -255,4 +256,26 @@ func TestSpecFlattensTheTiling(t *testing.T) {
 		assert.Equal(t, k.Tiling.A.String(), spec["A"], in.Name)
 		assert.Equal(t, fmt.Sprint(k.Tiling.MMA), spec["MMA"], in.Name)
 	}
+}
+
+// TestHGEMMRanking: the fp16 tilings in the measured order, then the fill
+// rule: the one-block-per-SM tiles from n = 2048, 64x64 at 1024.
+func TestHGEMMRanking(t *testing.T) {
+	tile := func(bm, bn, stages int) kernels.GEMM {
+		name := fmt.Sprintf("hgemm_nt_f16accf32_b%dx%dx32_w%dx%d_s%d", bm, bn, min(bm, 64), min(bn, 64), stages)
+		if bm == 64 {
+			name = "hgemm_nt_f16accf32_b64x64x32_w32x32_s3"
+		}
+		return kernels.GEMM{Info: kernels.Info{Name: name, Threads: 256},
+			Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: bm, N: bn, K: 32}, Stages: stages}}
+	}
+	// The generated table's order (by name), which put 128x128 first.
+	cands := []kernels.GEMM{tile(128, 128, 4), tile(128, 256, 3), tile(128, 256, 4), tile(256, 128, 4), tile(64, 64, 3)}
+	sort.SliceStable(cands, func(i, j int) bool {
+		return rank(cands[i].Name, RowMajor, ColMajor) < rank(cands[j].Name, RowMajor, ColMajor)
+	})
+	assert.Equal(t, "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", cands[0].Name)
+	assert.Equal(t, "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", pickTiling(cands, 4096, 4096, 4096, 132).Name)
+	assert.Equal(t, "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", pickTiling(cands, 2048, 2048, 2048, 132).Name)
+	assert.Equal(t, "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", pickTiling(cands, 1024, 1024, 1024, 132).Name)
 }
