@@ -5,6 +5,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include <atomic>
+
 #include "kernels/runtime/kgen_status.h"
 
 // Every instance is compiled once per target arch, with -DKGEN_ARCH=sm90 (and
@@ -38,6 +40,23 @@ __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / 
 // 16-byte aligned: the base must be, and so must every row's start.
 __host__ __device__ inline bool vector_ok(const void* p, int64_t ld) {
   return (reinterpret_cast<uintptr_t>(p) % 16 == 0) && (ld % 4 == 0);
+}
+
+// once_per_device runs set (a callable returning cudaError_t) the first time
+// it succeeds for Key on the current device, and returns its error: kernel
+// attributes are per device, and setting them on every launch costs a driver
+// call. Devices 0-63 are remembered; set runs on every call for others.
+template <class Key, class F>
+inline cudaError_t once_per_device(F set) {
+  static std::atomic<bool> done[64];
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) return err;
+  const bool cache = device >= 0 && device < 64;
+  if (cache && done[device].load(std::memory_order_acquire)) return cudaSuccess;
+  err = set();
+  if (err == cudaSuccess && cache) done[device].store(true, std::memory_order_release);
+  return err;
 }
 
 }  // namespace kgen

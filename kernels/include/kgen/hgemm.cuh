@@ -33,7 +33,6 @@
 #include <cuda_fp16.h>
 #include <stdint.h>
 
-#include <atomic>
 #include <type_traits>
 
 #include "kgen/common.cuh"
@@ -705,19 +704,12 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
 // several blocks fit.
 template <class K>
 inline cudaError_t prepare() {
-  static std::atomic<bool> done[64];
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return err;
-  const bool cache = device >= 0 && device < 64;
-  if (cache && done[device].load(std::memory_order_acquire)) return cudaSuccess;
-  err = cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
-  if (err != cudaSuccess) return err;
-  err = cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                             cudaSharedmemCarveoutMaxShared);
-  if (err != cudaSuccess) return err;
-  if (cache) done[device].store(true, std::memory_order_release);
-  return cudaSuccess;
+  return once_per_device<K>([] {
+    cudaError_t err = cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+    if (err != cudaSuccess) return err;
+    return cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxShared);
+  });
 }
 
 // launch checks the arguments and starts the kernel on stream. It returns

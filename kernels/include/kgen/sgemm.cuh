@@ -24,8 +24,6 @@
 // kernel adds them in split order, so the result does not depend on timing.
 #pragma once
 
-#include <atomic>
-
 #include "kgen/common.cuh"
 
 namespace kgen {
@@ -549,16 +547,8 @@ inline int64_t workspace_bytes(int M, int N, int Kd) {
 template <class K>
 inline cudaError_t prepare() {
   if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
-  static std::atomic<bool> done[64];
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return err;
-  const bool cache = device >= 0 && device < 64;
-  if (cache && done[device].load(std::memory_order_acquire)) return cudaSuccess;
-  err = cudaFuncSetAttribute(gemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
-  if (err != cudaSuccess) return err;
-  if (cache) done[device].store(true, std::memory_order_release);
-  return cudaSuccess;
+  return once_per_device<K>(
+      [] { return cudaFuncSetAttribute(gemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes); });
 }
 
 // launch checks the arguments and starts the kernel (and, when the k range is
