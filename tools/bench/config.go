@@ -127,22 +127,30 @@ func parseShapes(sizes, list string) ([]shape, error) {
 	}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
-		parts := strings.Split(strings.ToLower(f), "x")
-		var dims []int
-		for _, p := range parts {
-			n, err := strconv.Atoi(p)
-			if err != nil || n <= 0 {
-				dims = nil
-				break
-			}
-			dims = append(dims, n)
-		}
-		if len(dims) != 3 {
+		d, ok := dims(strings.ToLower(f), 3)
+		if !ok {
 			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
 		}
-		out = append(out, shape{dims[0], dims[1], dims[2]})
+		out = append(out, shape{d[0], d[1], d[2]})
 	}
 	return out, nil
+}
+
+// dims reads want positive integers joined by "x" ("4096x4096x128").
+func dims(f string, want int) ([]int, bool) {
+	parts := strings.Split(f, "x")
+	if len(parts) != want {
+		return nil, false
+	}
+	out := make([]int, want)
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n <= 0 {
+			return nil, false
+		}
+		out[i] = n
+	}
+	return out, true
 }
 
 // layoutPairs are the four storage orders of A and B: nn, nt, tn, tt.
@@ -211,16 +219,11 @@ func stderrIsTerminal() bool {
 func parseGemvShapes(list string) ([][2]int, error) {
 	var out [][2]int
 	for _, f := range strings.Split(list, ",") {
-		parts := strings.Split(strings.TrimSpace(f), "x")
-		if len(parts) != 2 {
-			return nil, fmt.Errorf("-gemv-shapes: %q is not NxK", f)
-		}
-		n, errN := strconv.Atoi(parts[0])
-		k, errK := strconv.Atoi(parts[1])
-		if errN != nil || errK != nil || n < 1 || k < 1 {
+		d, ok := dims(strings.TrimSpace(f), 2)
+		if !ok {
 			return nil, fmt.Errorf("-gemv-shapes: %q is not NxK with N, K >= 1", f)
 		}
-		out = append(out, [2]int{n, k})
+		out = append(out, [2]int{d[0], d[1]})
 	}
 	return out, nil
 }
