@@ -154,6 +154,19 @@ func (e *Event) Synchronize() error {
 	return Check(op, int(C.kgen_event_synchronize(dev, e.h)))
 }
 
+// Done reports, without waiting, whether the device has passed the work
+// recorded before the event (true also for an event never recorded).
+func (e *Event) Done() (bool, error) {
+	const op = "query event"
+	dev, err := e.live(op)
+	if err != nil {
+		return false, err
+	}
+	var done C.int
+	err = Check(op, int(C.kgen_event_query(dev, e.h, &done)))
+	return err == nil && done != 0, err
+}
+
 // Elapsed returns the milliseconds between start and end, both recorded on
 // one device.
 func Elapsed(start, end *Event) (float32, error) {

@@ -43,7 +43,7 @@ type Engine struct {
 	kernels []kernels.GF256
 
 	mu    sync.Mutex
-	free  []*slot
+	free  []*slot // given back, oldest first
 	slots []*slot // every slot, for Close
 }
 
@@ -148,7 +148,7 @@ func (e *Engine) MatMulWith(name string, s *cuda.Stream, coeffs []byte, in, out 
 	if len(out) == 0 || n == 0 {
 		return nil
 	}
-	sl, err := e.take(len(in), len(out))
+	sl, err := e.take()
 	if err != nil {
 		return err
 	}

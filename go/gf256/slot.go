@@ -43,24 +43,50 @@ func (sl *slot) free() error {
 	return errors.Join(sl.done.Destroy(), sl.dev.Free(), sl.host.Free())
 }
 
-// take returns a slot whose last launch the device has passed.
-func (e *Engine) take(k, rows int) (*slot, error) {
+// maxSlots is how many slots an Engine makes before a call waits for the
+// device: enough for back-to-back calls to keep several launches queued.
+const maxSlots = 8
+
+// take returns a slot whose last launch the device has passed. It tries the
+// slot given back longest ago; while that one's launch is still queued it
+// makes another slot, up to maxSlots, and only then waits. Taking the newest
+// slot instead, or waiting at once, would make each call of a loop wait for
+// the previous launch, leaving the GPU idle while the host stages the next.
+func (e *Engine) take() (*slot, error) {
 	e.mu.Lock()
 	var sl *slot
-	if n := len(e.free); n > 0 {
-		sl, e.free = e.free[n-1], e.free[:n-1]
+	if len(e.free) > 0 {
+		sl, e.free = e.free[0], e.free[1:]
 	}
+	grow := len(e.slots) < maxSlots
 	e.mu.Unlock()
 	if sl == nil {
 		return e.newSlot()
 	}
-	if sl.used {
-		if err := sl.done.Synchronize(); err != nil {
-			e.give(sl)
-			return nil, err
-		}
+	if !sl.used {
+		return sl, nil
+	}
+	done, err := sl.done.Done()
+	if err == nil && !done && grow {
+		e.putBack(sl)
+		return e.newSlot()
+	}
+	if err == nil && !done {
+		err = sl.done.Synchronize()
+	}
+	if err != nil {
+		e.putBack(sl)
+		return nil, err
 	}
 	return sl, nil
+}
+
+// putBack returns a slot that take did not use to the front of the free
+// list, where it stays the oldest.
+func (e *Engine) putBack(sl *slot) {
+	e.mu.Lock()
+	e.free = append([]*slot{sl}, e.free...)
+	e.mu.Unlock()
 }
 
 func (e *Engine) give(sl *slot) {

@@ -218,6 +218,21 @@ int kgen_event_record(int device, void* event, void* stream) {
 int kgen_event_synchronize(int device, void* event) {
   return on(device, [&] { return status(cudaEventSynchronize(event_of(event))); });
 }
+int kgen_event_query(int device, void* event, int* done) {
+  *done = 0;
+  return on(device, [&] {
+    const cudaError_t e = cudaEventQuery(event_of(event));
+    if (e == cudaErrorNotReady) {
+      // Not an error: the work before the event is still queued. Clear it
+      // from this thread's last error so the next launch check does not
+      // report it.
+      if (cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+      return 0;
+    }
+    *done = e == cudaSuccess;
+    return status(e);
+  });
+}
 int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end) {
   *ms = 0;
   return on(device, [&] { return status(cudaEventElapsedTime(ms, event_of(start), event_of(end))); });

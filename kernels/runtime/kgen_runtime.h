@@ -59,6 +59,9 @@ int kgen_event_create(int device, void** event);
 int kgen_event_destroy(int device, void* event);
 int kgen_event_record(int device, void* event, void* stream);
 int kgen_event_synchronize(int device, void* event);
+/* *done = 1 when the device has passed the event's work (or it was never
+   recorded), 0 while it is queued; does not wait. */
+int kgen_event_query(int device, void* event, int* done);
 int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end);
 
 /* CUDA graphs, for timing short kernels without launch overhead. Capture

@@ -196,3 +196,62 @@ func TestBadInputIsAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestQueuedCallsKeepTheirOwnStaging queues many products on one stream
+// without waiting between them, each with its own coefficients, inputs and
+// outputs, so that the engine reuses its staging slots while earlier
+// launches may still be queued; every output must match its own product.
+func TestQueuedCallsKeepTheirOwnStaging(t *testing.T) {
+	needGPU(t)
+	const calls, rows, k, n = 24, 4, 10, 1<<18 + 5
+	rng := rand.New(rand.NewPCG(13, 17))
+	s, err := dev.NewStream()
+	require.NoError(t, err)
+	defer s.Destroy()
+	alloc := func(fill []byte) gf256.Shard {
+		buf, err := dev.Alloc(n)
+		require.NoError(t, err)
+		t.Cleanup(func() { buf.Free() })
+		require.NoError(t, cuda.CopyFromHost(buf, fill))
+		return gf256.Shard{Buf: buf}
+	}
+	random := func() []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(rng.IntN(256))
+		}
+		return b
+	}
+	want := make([][][]byte, calls)
+	outs := make([][]gf256.Shard, calls)
+	ins := make([][]gf256.Shard, calls)
+	coeffs := make([][]byte, calls)
+	for c := range calls {
+		coeffs[c] = random()[:rows*k]
+		inData := make([][]byte, k)
+		for j := range inData {
+			inData[j] = random()
+			ins[c] = append(ins[c], alloc(inData[j]))
+		}
+		want[c] = make([][]byte, rows)
+		for r := range want[c] {
+			want[c][r] = make([]byte, n)
+			outs[c] = append(outs[c], alloc(bytes.Repeat([]byte{poison}, n)))
+		}
+		rs.MatMulRef(coeffs[c], rows, k, inData, want[c], false)
+	}
+	for c := range calls {
+		require.NoError(t, eng.MatMul(s, coeffs[c], ins[c], outs[c], n, false))
+		clear(coeffs[c]) // the engine must have copied them
+	}
+	require.NoError(t, s.Synchronize())
+	for c := range calls {
+		for r, o := range outs[c] {
+			got := make([]byte, n)
+			require.NoError(t, cuda.CopyToHost(got, o.Buf))
+			if i := compare.FirstDiff(got, want[c][r]); i >= 0 {
+				t.Fatalf("call %d output %d: byte %d = %#02x, want %#02x", c, r, i, got[i], want[c][r][i])
+			}
+		}
+	}
+}

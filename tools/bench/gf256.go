@@ -364,7 +364,11 @@ func (b *bencher) gfHost(k, m, size int, rep *Report) (err error) {
 	c := Row{Family: "gf256", Op: "host-encode", Kernel: "klauspost", Shape: shape, Method: cpu.Method, Launches: 1, Ms: cpu.Ms, NoiseMs: cpu.NoiseMs,
 		Rate: rate(cpu.Ms), Unit: "GB/s", VsRef: 1}
 	rep.Rows = append(rep.Rows, g, c)
-	b.printf("  host-encode 10+4 %8d B rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%)  %.2fx klauspost\n", size, t.Ms, g.Rate, 100*share, g.VsRef)
+	// The GPU's part moves its data up at gpuRate while the parity comes
+	// down: against the pinned rate of each way with both at once.
+	gpuRate := float64(last.GPUBytes) / t.Ms / 1e6
+	b.printf("  host-encode %s rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%: %.1f GB/s up, %.2fx pinned)  %.2fx klauspost\n",
+		shape, t.Ms, g.Rate, 100*share, gpuRate, gpuRate/d.PinnedBothGBs, g.VsRef)
 	return nil
 }
 
