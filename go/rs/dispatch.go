@@ -107,16 +107,16 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 	total := int64(k) * int64(n)
 	e.gpuMu.RLock()
 	defer e.gpuMu.RUnlock()
-	split := 0
+	split, direct := 0, false
 	if e.gpu != nil {
 		rate, least := e.gpuRate, e.minGPUStaged
 		if d, ok := e.gpu.(directMatMuler); ok {
 			if r, ok := d.directRate(in[:k], out[:rows]); ok && !accumulate {
-				rate, least = r, e.minGPU
+				rate, least, direct = r, e.minGPU, true
 			}
 		}
 		if total >= int64(least) {
-			split = gpuShare(n, rate, e.cpuRate)
+			split = gpuShare(n, e.seen.gpuRate(direct, rate), e.seen.cpuRate(e.cpuRate))
 		}
 	}
 	if split == 0 {
@@ -127,16 +127,24 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 
 	var wg sync.WaitGroup
 	var gpuErr, cpuErr error
+	var gpuTime, cpuTime time.Duration
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
+		start := time.Now()
 		gpuErr = runGPU(e.gpu, coeffs, rows, k, cut(in, 0, split), cut(out, 0, split), accumulate)
+		gpuTime = time.Since(start)
 	}()
 	if split < n {
+		start := time.Now()
 		cpuErr = e.cpu.MatMul(coeffs, rows, k, cut(in, split, n), cut(out, split, n), accumulate)
+		cpuTime = time.Since(start)
 	}
 	wg.Wait()
 	b := Backends{CPUBytes: int64(k) * int64(n-split), GPUBytes: int64(k) * int64(split)}
+	if gpuErr == nil && cpuErr == nil {
+		e.seen.observe(direct, b.GPUBytes, gpuTime, b.CPUBytes, cpuTime)
+	}
 	if gpuErr != nil {
 		// The result must not depend on the device: redo its range here.
 		b = Backends{CPUBytes: total, GPUErr: gpuErr}
@@ -145,6 +153,76 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 	}
 	e.last.Store(&b)
 	return cpuErr
+}
+
+// seenRates are the rates the Encoder's split products ran at, which size
+// the next splits. The rates known before the first split (the CPU's
+// measured in New on a small product, the GPU's from its backend) are
+// only estimates: on an H100 host the first put the CPU at 27 GB/s where
+// 16 MiB shards ran at 42 GB/s, leaving the CPU idle for a third of the
+// call. Each observation moves a rate halfway to what was seen.
+type seenRates struct {
+	mu        sync.Mutex
+	gpu       [2]float64 // staged, direct; 0: not seen yet
+	cpu       float64
+	gpuTimes  int // observations, for tests
+	cpuTimes  int
+	minSample time.Duration
+}
+
+// minRateSample is the shortest part of a split whose time counts: shorter
+// ones are mostly goroutine start and call overheads.
+const minRateSample = 200 * time.Microsecond
+
+func (r *seenRates) gpuRate(direct bool, prior float64) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v := r.gpu[b2i(direct)]; v > 0 {
+		return v
+	}
+	return prior
+}
+
+func (r *seenRates) cpuRate(prior float64) float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cpu > 0 {
+		return r.cpu
+	}
+	return prior
+}
+
+// observe records the parts of one split product: input bytes and time
+// of each side.
+func (r *seenRates) observe(direct bool, gpuBytes int64, gpuTime time.Duration, cpuBytes int64, cpuTime time.Duration) {
+	least := r.minSample
+	if least == 0 {
+		least = minRateSample
+	}
+	mix := func(old float64, bytes int64, d time.Duration) float64 {
+		v := float64(bytes) / d.Seconds()
+		if old == 0 {
+			return v
+		}
+		return (old + v) / 2
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if gpuBytes > 0 && gpuTime >= least {
+		r.gpu[b2i(direct)] = mix(r.gpu[b2i(direct)], gpuBytes, gpuTime)
+		r.gpuTimes++
+	}
+	if cpuBytes > 0 && cpuTime >= least {
+		r.cpu = mix(r.cpu, cpuBytes, cpuTime)
+		r.cpuTimes++
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // gpuShare is the GPU's part of n bytes per shard, proportional to its

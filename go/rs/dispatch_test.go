@@ -224,3 +224,22 @@ func TestMeasuredCPURate(t *testing.T) {
 	checkSameParity(t, enc, klauspost(t, s), s, 1<<16)
 	require.True(t, enc.LastBackends().GPU(), "a GPU 1e15 B/s fast gets a share")
 }
+
+// TestSplitLearnsTheRates: after a split product the Encoder sizes the
+// next one by the rates its two parts ran at, not by the priors.
+func TestSplitLearnsTheRates(t *testing.T) {
+	s, n := shape{10, 4}, 1<<20
+	g := &refGPU{}
+	enc, err := rs.New(s.k, s.m, splitOpts(g)...)
+	require.NoError(t, err)
+	rs.CountEverySample(enc)
+	checkSameParity(t, enc, klauspost(t, s), s, n)
+	require.Equal(t, int64(rs.GPUShare(n, 2e9, 1e9)), g.bytes.Load(), "the first split follows the priors")
+	gpu, cpu := rs.SeenRates(enc)
+	require.Positive(t, gpu)
+	require.Positive(t, cpu)
+
+	before := g.bytes.Load()
+	checkSameParity(t, enc, klauspost(t, s), s, n)
+	require.Equal(t, int64(rs.GPUShare(n, gpu, cpu)), g.bytes.Load()-before, "the second follows the rates seen")
+}

@@ -28,6 +28,7 @@ type Encoder struct {
 	gpu     MatMuler
 	gpuRate float64
 	gpuErr  error // why no GPU is attached, when one was wanted
+	seen    seenRates
 
 	last atomic.Pointer[Backends]
 }

@@ -19,3 +19,18 @@ func SetGPUConstructor(f func(dataShards, parityShards int) (MatMuler, float64, 
 
 // GPUShare exposes the split arithmetic.
 var GPUShare = gpuShare
+
+// SeenRates returns the GPU rate (staged shards) and CPU rate that enc's
+// splits have observed, 0 where none was, after making every sample count.
+func SeenRates(enc *Encoder) (gpu, cpu float64) {
+	enc.seen.mu.Lock()
+	defer enc.seen.mu.Unlock()
+	return enc.seen.gpu[0], enc.seen.cpu
+}
+
+// CountEverySample makes enc's splits observe parts of any duration.
+func CountEverySample(enc *Encoder) {
+	enc.seen.mu.Lock()
+	enc.seen.minSample = 1
+	enc.seen.mu.Unlock()
+}

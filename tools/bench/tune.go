@@ -34,6 +34,7 @@ var (
 	tuneOut      = flag.String("tune-out", "kernels/tuning", "directory -tune writes <gpu>.yaml into")
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
+	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
 )
 
 // tuneTolerance is issue 9's bound: the pick within 5% of the fastest.
@@ -133,6 +134,12 @@ func runTune(iters, warmup int, filter string) error {
 		return err
 	}
 	fmt.Printf("tune: wrote %s after %.1f s (run `go run ./gen/cmd/kgen` to compile it in)\n", path, time.Since(start).Seconds())
+
+	if *tuneRaw != "" {
+		if err := writeRaw(outputPath(*tuneRaw), t, grid); err != nil {
+			return err
+		}
+	}
 
 	var rep strings.Builder
 	worst := 1.0

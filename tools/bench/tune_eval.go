@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"sort"
 	"strings"
 
@@ -319,4 +321,41 @@ func estimateSeconds(shapes []shape, instances map[string]int, m costModel, warm
 		}
 	}
 	return ms / 1e3
+}
+
+// rawPoint is one shape's times in -tune-raw's file.
+type rawPoint struct {
+	Family, Layout string
+	M, N, K        int
+	Grid           bool               // a grid shape (else one between them)
+	Ms             map[string]float64 // median milliseconds per instance
+}
+
+// writeRaw writes every time of t, grid shapes marked, as JSON.
+func writeRaw(path string, t timings, grid []shape) error {
+	onGrid := map[shape]bool{}
+	for _, s := range grid {
+		onGrid[s] = true
+	}
+	var pts []rawPoint
+	for k, byShape := range t {
+		for s, ms := range byShape {
+			pts = append(pts, rawPoint{k.family, k.layout, s.M, s.N, s.K, onGrid[s], ms})
+		}
+	}
+	sort.Slice(pts, func(i, j int) bool {
+		a, b := pts[i], pts[j]
+		if a.Family != b.Family || a.Layout != b.Layout {
+			return a.Family+a.Layout < b.Family+b.Layout
+		}
+		if a.M != b.M || a.N != b.N {
+			return a.M < b.M || (a.M == b.M && a.N < b.N)
+		}
+		return a.K < b.K
+	})
+	b, err := json.MarshalIndent(pts, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
 }
