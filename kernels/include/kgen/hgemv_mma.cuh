@@ -94,7 +94,10 @@ struct Config {
   static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
   static_assert(kRedFloats * 4 <= 48 * 1024, "the reduction buffer exceeds 48 KiB of shared memory");
   // Registers: a step is (2 TILES + 1) x 4 words per lane, UNROLL of them in
-  // flight, so allow up to 128 registers (512 resident threads per SM).
+  // flight, plus 2 TILES + 1 row pointers and 8 TILES accumulators: allow
+  // 128 (512 resident threads per SM). At 64, nvcc 11.8 fits TILES 1,
+  // UNROLL 4 without a spill but issues only 7 of its 12 loads before the
+  // first MMA, the rest after it: half the bytes in flight.
   static constexpr int kMinBlocks = cmax(1, 512 / kThreads);
 };
 
@@ -259,23 +262,25 @@ __host__ __device__ __forceinline__ void warp_loop(const Args& a, const Block& b
   }
 }
 
-// Acc is one lane's C fragments, one per tile.
+// Acc is one lane's C fragments: per tile, one for each MMA of a step (h),
+// two independent chains of MMAs instead of one twice as long.
 template <class K>
 struct Acc {
-  float c[K::kTiles][4];
+  float c[K::kTiles][2][4];
 };
 
 // C register i of lane holds row g + 8 (i / 2) of its tile and vector 2t + i % 2.
 __host__ __device__ __forceinline__ int c_row(int lane, int i) { return lane / 4 + 8 * (i / 2); }
 __host__ __device__ __forceinline__ int c_vec(int lane, int i) { return 2 * (lane % 4) + i % 2; }
 
-// red_write puts warp w's fragments in red[w][tile][vector][row].
+// red_write puts warp w's fragments, the two chains added, in
+// red[w][tile][vector][row].
 template <class K>
 __host__ __device__ __forceinline__ void red_write(int w, int lane, const Acc<K>& acc, float* red) {
 #pragma unroll
   for (int t = 0; t < K::kTiles; ++t) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i) red[((w * K::kTiles + t) * 8 + c_vec(lane, i)) * 16 + c_row(lane, i)] = acc.c[t][i];
+    for (int i = 0; i < 4; ++i) red[((w * K::kTiles + t) * 8 + c_vec(lane, i)) * 16 + c_row(lane, i)] = acc.c[t][0][i] + acc.c[t][1][i];
   }
 }
 
@@ -322,7 +327,7 @@ struct MmaSink {
         uint32_t fa[4], fb[2];
         frag_a<K>(s, t, h, fa);
         frag_b<K>(s, h, fb);
-        mma16816(acc.c[t], fa, fb);
+        mma16816(acc.c[t][h], fa, fb);
       }
     }
   }
@@ -337,7 +342,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(A
   const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
   MmaSink<K> sink;
 #pragma unroll
-  for (int t = 0; t < K::kTiles; ++t) sink.acc.c[t][0] = sink.acc.c[t][1] = sink.acc.c[t][2] = sink.acc.c[t][3] = 0.f;
+  for (int t = 0; t < K::kTiles; ++t) {
+#pragma unroll
+    for (int i = 0; i < 8; ++i) sink.acc.c[t][i / 4][i % 4] = 0.f;
+  }
   // The branch is uniform: the launch decides the path for every block.
   if (a.vec) {
     warp_loop<K, true>(a, b, w, lane, sink);
@@ -474,7 +482,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
           }
           assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
         }
-        float c[K::kTiles][32][4] = {};
+        float c[K::kTiles][2][32][4] = {};
         for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
           for (int t = 0; t < K::kTiles; ++t) {
             for (int h = 0; h < 2; ++h) {
@@ -483,14 +491,15 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
                 frag_a<K>(sinks[lane].steps[s], t, h, fa[lane]);
                 frag_b<K>(sinks[lane].steps[s], h, fb[lane]);
               }
-              mma_host(fa, fb, c[t]);
+              mma_host(fa, fb, c[t][h]);
             }
           }
         }
         for (int lane = 0; lane < 32; ++lane) {
           Acc<K> acc;
           for (int t = 0; t < K::kTiles; ++t)
-            for (int i = 0; i < 4; ++i) acc.c[t][i] = c[t][lane][i];
+            for (int h = 0; h < 2; ++h)
+              for (int i = 0; i < 4; ++i) acc.c[t][h][i] = c[t][h][lane][i];
           red_write<K>(w, lane, acc, red.data());
         }
       }
