@@ -14,6 +14,13 @@ type GemvParams struct {
 	RowsPerThread    int  // layout n: rows of A per thread, sharing each x value
 	SplitK           int  // blocks sharing one output's K, combined in one kernel
 	MaxBatch         int  // right-hand vectors per launch
+	// MMA is the tensor-core kernel (kgen/hgemv_mma.cuh), layout n only:
+	// Warps split k, each with Tiles 16-row mma tiles, Unroll steps of 32 k
+	// in flight. The CUDA-core fields above are unused (zero) there.
+	MMA    bool
+	Warps  int
+	Tiles  int
+	Unroll int
 }
 
 // Op is GEMV.
@@ -21,11 +28,16 @@ func (*GemvParams) Op() Op { return GEMV }
 
 // NameTail is e.g. "n_f16_p32_o8_v8_k1_m8" (threads per output, outputs per
 // block, vector, split-K, batch), then "_r4" for 4 rows per thread, and
-// "_xs" when x is staged in shared memory as halves or "_xf" as fp32.
+// "_xs" when x is staged in shared memory as halves or "_xf" as fp32. The
+// tensor-core kernel's is e.g. "n_f16accf32_w8_t1_u4_m8" (warps, tiles per
+// warp, unroll, batch).
 func (p *GemvParams) NameTail(t Types) string {
 	s := fmt.Sprintf("%s_%s", Layouts[p.ALayout].Letter, DTypes[t.A].Name)
 	if t.Acc != t.A {
 		s += "acc" + DTypes[t.Acc].Name
+	}
+	if p.MMA {
+		return s + fmt.Sprintf("_w%d_t%d_u%d_m%d", p.Warps, p.Tiles, p.Unroll, p.MaxBatch)
 	}
 	s += fmt.Sprintf("_p%d_o%d_v%d_k%d_m%d", p.ThreadsPerOutput, p.OutputsPerBlock, p.Vector, p.SplitK, p.MaxBatch)
 	if p.RowsPerThread > 1 {

@@ -96,6 +96,11 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 	case ir.GEMV:
 		for _, lp := range f.Layouts {
 			for _, t := range f.Gemv {
+				if t.MMA {
+					p := &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: t.Warps, Tiles: t.Tiles, Unroll: t.Unroll, SplitK: 1, MaxBatch: t.MaxBatch}
+					out = append(out, base(p, t.Threads, t.GemvMMASharedBytes(), t.Line))
+					continue
+				}
 				p := &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: t.ThreadsPerOutput, OutputsPerBlock: t.OutputsPerBlock,
 					Vector: t.Vector, XShared: t.XShared, XF32: t.XF32, RowsPerThread: t.RowsPerThread, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
 				out = append(out, base(p, t.Threads, 0, t.Line))

@@ -99,14 +99,23 @@ func TestLowerRealSpec(t *testing.T) {
 					break
 				}
 				n++
-				name := ir.InstanceName(f.Name, types(f), &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: tl.ThreadsPerOutput, OutputsPerBlock: tl.OutputsPerBlock,
-					Vector: tl.Vector, XShared: tl.XShared, XF32: tl.XF32, RowsPerThread: tl.RowsPerThread, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch})
+				params := &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: tl.ThreadsPerOutput, OutputsPerBlock: tl.OutputsPerBlock,
+					Vector: tl.Vector, XShared: tl.XShared, XF32: tl.XF32, RowsPerThread: tl.RowsPerThread, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
+				smem := 0
+				if tl.MMA {
+					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, SplitK: 1, MaxBatch: tl.MaxBatch}
+					smem = tl.GemvMMASharedBytes()
+				}
+				name := ir.InstanceName(f.Name, types(f), params)
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				check(name, in, tl.Line, tl.Threads, 0, f)
+				if tl.MMA && (in.Threads != 32*tl.Warps || *in.Params.(*ir.GemvParams) != *params) {
+					t.Errorf("%s: %d threads, params %+v; want %d, %+v", name, in.Threads, in.Params, 32*tl.Warps, params)
+				}
+				check(name, in, tl.Line, tl.Threads, smem, f)
 			}
 		}
 		for _, tl := range f.GF256 {

@@ -148,6 +148,8 @@ func (d *decoder) family(n *yaml.Node, i int) (Family, bool) {
 				fam.GF256 = append(fam.GF256, d.gf256Tiling(item, tw))
 			case hasKey(item, "ladder"):
 				fam.Tilings = append(fam.Tilings, d.ladderTiling(item, tw))
+			case !fam.pos.opBad && fam.Op == ir.GEMV && hasKey(item, "mma"):
+				fam.Gemv = append(fam.Gemv, d.gemvMMATiling(item, tw))
 			case !fam.pos.opBad && fam.Op == ir.GEMV:
 				fam.Gemv = append(fam.Gemv, d.gemvTiling(item, tw))
 			case !fam.pos.typesBad && fam.Types.A == ir.F16:
@@ -406,6 +408,40 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 			good = good && ok
 		}
 	}
+	t.bad = !good
+	return t
+}
+
+// gemvMMATiling decodes a tensor-core tiling of a gemv family (key mma):
+// warps, tiles per warp, unroll and max_batch, all required.
+func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
+	t := GemvTiling{Line: n.Line, MMA: true, SplitK: 1, RowsPerThread: 1, bad: true}
+	keys := []string{"mma", "warps", "tiles", "unroll", "max_batch"}
+	f, ok := d.fields(n, what, keys, keys)
+	if !ok {
+		return t
+	}
+	good := true
+	for _, k := range keys {
+		good = good && f[k] != nil
+	}
+	if v := f["mma"]; v != nil {
+		mma, ok := d.boolean(v, what+" mma")
+		if ok && !mma {
+			d.errorf(v.Line, "%s: mma: false is not a tiling; drop the key and give a CUDA-core gemv tiling (threads_per_output, ...)", what)
+		}
+		good = good && ok && mma
+	}
+	for _, fld := range []struct {
+		key string
+		dst *int
+	}{{"warps", &t.Warps}, {"tiles", &t.Tiles}, {"unroll", &t.Unroll}, {"max_batch", &t.MaxBatch}} {
+		if v := f[fld.key]; v != nil {
+			*fld.dst, ok = d.integer(v, what+" "+fld.key)
+			good = good && ok
+		}
+	}
+	t.Threads = 32 * t.Warps
 	t.bad = !good
 	return t
 }

@@ -142,3 +142,51 @@ func checkGemvRows(errorf func(string, ...any), t GemvTiling, rowMajor, transpos
 		errorf("the fp32 x tile (%d bytes: max_batch x threads_per_output x vector floats) exceeds the %d bytes of shared memory a block has; fewer threads per output or a smaller vector", bytes, gemvSmemLimit)
 	}
 }
+
+// The tensor-core gemv (kgen/hgemv_mma.cuh): warps split k, each with Tiles
+// 16-row mma tiles; the warps' C fragments meet in static shared memory.
+var (
+	gemvMMATiles = []int{1, 2}
+)
+
+const gemvMMAMaxUnroll = 8
+
+// GemvMMASharedBytes is the static shared memory of a tensor-core gemv
+// block: a 16 x 8 fp32 C tile per warp and tile.
+func (t GemvTiling) GemvMMASharedBytes() int { return t.Warps * t.Tiles * 16 * 8 * 4 }
+
+func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	if transposed {
+		errorf("mma tilings read A row-major (layout n): its rows are the mma's A operand; put this tiling in a family with layouts [n]")
+	}
+	ok := true
+	if t.Warps < 1 || t.Warps > 32 {
+		errorf("warps (%d) must be between 1 and 32", t.Warps)
+		ok = false
+	}
+	if !slices.Contains(gemvMMATiles, t.Tiles) {
+		errorf("tiles (%d) must be 1 or 2 16-row mma tiles per warp", t.Tiles)
+		ok = false
+	}
+	if t.Unroll < 1 || t.Unroll > gemvMMAMaxUnroll {
+		errorf("unroll (%d) must be between 1 and %d steps of 32 k in flight", t.Unroll, gemvMMAMaxUnroll)
+	}
+	if !slices.Contains(gemvBatches, t.MaxBatch) {
+		errorf("max_batch (%d) must be 1, 2, 4 or 8 right-hand vectors (the mma's 8 columns)", t.MaxBatch)
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.CC }, func(a ir.ArchInfo) bool { return a.CC < 80 },
+		func(_ int, on string) {
+			errorf("mma.sync m16n8k16 with fp32 accumulation needs sm_80 or later; %s lacks it", on)
+		})
+	if !ok {
+		return
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return t.Threads > a.MaxThreads },
+		func(max int, on string) {
+			errorf("%d threads per block (32 x warps) exceed the limit of %d on %s; use fewer warps", t.Threads, max, on)
+		})
+	if smem := t.GemvMMASharedBytes(); smem > gemvSmemLimit {
+		errorf("the reduction buffer (%d bytes: warps x tiles x 512) exceeds the %d bytes of shared memory a block has; fewer warps or tiles", smem, gemvSmemLimit)
+	}
+}

@@ -66,6 +66,20 @@ var fp16Cases = []ruleCase{
 		"the fp32 x tile (65536 bytes", 0},
 	{"gemv acc f16", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f32}", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f16}", 13,
 		"op gemv with acc f16 is not implemented yet", 0},
+	{"mma in layout t", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: mma tilings read A row-major (layout n)`, 0},
+	{"mma tiles", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 3, unroll: 4, max_batch: 8}", 19, "tiles (3) must be 1 or 2", 0},
+	{"mma unroll and batch", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, unroll: 9, max_batch: 3}", 19, "unroll (9) must be between 1 and 8", 2},
+	{"mma warps", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 33, tiles: 1, unroll: 4, max_batch: 8}", 19, "warps (33) must be between 1 and 32", 0},
+	{"mma false", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: false, warps: 8, tiles: 1, unroll: 4, max_batch: 8}", 20, "mma: false is not a tiling", 0},
+	{"mma with a CUDA-core key", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8, threads: 256}", 20, `unknown key "threads"; the keys are mma, warps, tiles, unroll, max_batch`, 2},
+	{"mma missing key", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, max_batch: 8}", 20, `missing required key "unroll"`, 0},
 	{"gemv with a gemm tiling", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
 		"      - {block: [64, 64, 32], warp: [32, 32], stages: 3}", 20, `family "hgemv" tiling 2: a gemv tiling takes threads_per_output`, 0},
 }
@@ -88,5 +102,20 @@ func TestFP16Rules(t *testing.T) {
 				t.Errorf("want %d error(s), one at line %d containing\n\t%s\ngot:\n%v", max(c.n, 1), c.line, c.msg, errs)
 			}
 		})
+	}
+}
+
+// TestGemvMMATiling checks that a tensor-core gemv tiling of a layout-n
+// family is valid and decodes its keys (32 threads per warp).
+func TestGemvMMATiling(t *testing.T) {
+	src := strings.Replace(fp16Base, "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 16, tiles: 2, unroll: 3, max_batch: 4}\n", 1)
+	s, err := Parse("spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Families[1].Gemv[0]
+	if !got.MMA || got.Warps != 16 || got.Tiles != 2 || got.Unroll != 3 || got.MaxBatch != 4 || got.Threads != 512 || got.GemvMMASharedBytes() != 16384 {
+		t.Errorf("decoded %+v", got)
 	}
 }

@@ -95,7 +95,13 @@ type GemvTiling struct {
 	SplitK           int  // blocks sharing one output's K, combined in the same kernel
 	Threads          int  // threads per block
 	MaxBatch         int  // right-hand vectors M the instance handles: 1, 2, 4 or 8
-	Line             int
+	// MMA marks a tensor-core tiling (key mma: true; kgen/hgemv_mma.cuh):
+	// Warps, Tiles, Unroll and MaxBatch only, Threads is 32 Warps.
+	MMA    bool
+	Warps  int // warps per block, splitting k between them
+	Tiles  int // 16-row mma tiles per warp, sharing each x fragment
+	Unroll int // 32-wide k steps whose loads are in flight together
+	Line   int
 
 	bad bool
 }

@@ -87,7 +87,11 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 		transposed := slices.ContainsFunc(f.Layouts, func(p LayoutPair) bool { return p.A == ir.ColMajor })
 		rowMajor := slices.ContainsFunc(f.Layouts, func(p LayoutPair) bool { return p.A == ir.RowMajor })
 		for j, t := range f.Gemv {
-			if !t.bad {
+			switch {
+			case t.bad:
+			case t.MMA:
+				checkGemvMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, transposed)
+			default:
 				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, rowMajor, transposed)
 			}
 		}

@@ -1,8 +1,9 @@
 // Package gemv runs fp16 matrix-vector products on the GPU with kgen's
 // generated kernels: y = alpha * op(A) * x + beta * y for up to a few
 // right-hand vectors at once (batched decoding), fp32 accumulation, on CUDA
-// cores (cuBLAS runs this on tensor cores, which wastes 15 of 16 rows of
-// every MMA). Operands are gemm.Matrix views of device buffers holding
+// cores or, for a row-major A, on tensor cores with the weights as the MMA's
+// 16-row operand and up to 8 vectors as its 8 columns (cuBLAS puts the
+// vectors on the 16 rows, which wastes 15 of them for one vector). Operands are gemm.Matrix views of device buffers holding
 // halves (go/f16 moves them between Go and the device).
 package gemv
 
@@ -34,6 +35,13 @@ type Instance struct {
 	SplitK           int
 	MaxBatch         int
 	Threads          int
+	// MMA marks the tensor-core kernel (row-major A only; the fields above
+	// from ThreadsPerOutput to RowsPerThread are zero): Warps split k, each
+	// with Tiles 16-row mma tiles and Unroll 32-wide k steps in flight.
+	MMA    bool
+	Warps  int
+	Tiles  int
+	Unroll int
 }
 
 // Engine runs HGEMVs on one device.
@@ -86,7 +94,7 @@ func describe(ks []kernels.GEMV) []Instance {
 		c := k.Config
 		out[i] = Instance{Name: k.Name, Arch: k.Arch, Transposed: c.A == kernels.ColMajor, ThreadsPerOutput: c.ThreadsPerOutput,
 			OutputsPerBlock: c.OutputsPerBlock, Vector: c.Vector, XShared: c.XShared, XF32: c.XF32, RowsPerThread: c.RowsPerThread,
-			SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads}
+			SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads, MMA: c.MMA, Warps: c.Warps, Tiles: c.Tiles, Unroll: c.Unroll}
 	}
 	return out
 }
@@ -241,7 +249,18 @@ func pick(cands []kernels.GEMV, m, n int) kernels.GEMV {
 //   - one vector of a transposed A: the split-K kernel for n = 4096..8192
 //     outputs (0.62-0.83x of the copy floor against 0.44-0.76x), the
 //     x-in-shared warp kernel from 11008 on (0.81-0.97x).
+//
+// The tensor-core kernels (MMA) are ranked TENTATIVELY, before any GPU
+// measurement, from their design: first for a row-major A with 2 to 8
+// vectors (a batch costs them no more issue than one vector, where the
+// CUDA-core kernels were issue-bound at 0.42-0.80x of the copy floor), and
+// for one vector only at n <= 2048 (latency: one DRAM round trip), behind
+// the measured single-vector kernels elsewhere. To be re-ranked from the
+// H100 bench.
 func measuredOrder(c kernels.GEMVConfig, m, n int) int {
+	if c.MMA {
+		return mmaOrder(c, m, n)
+	}
 	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
 	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
 	tsplit := c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1
@@ -274,4 +293,31 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 		return 7
 	}
 	return 8
+}
+
+// mmaOrder places a tensor-core instance (tentative, see measuredOrder):
+// -2 for the tiling its design suits to n, -1 for the other tilings where
+// the tensor cores lead, 4 (after the measured single-vector kernels) for
+// one vector at n > 2048. The tiling by n: 16 warps of one tile up to 2048
+// outputs (at most 128 blocks: more warps per block split k finer, for
+// latency), 8 warps of two tiles from 8192 (enough blocks; each x fragment
+// serves 32 rows, half the x traffic from L2), 8 warps of one tile between.
+func mmaOrder(c kernels.GEMVConfig, m, n int) int {
+	if c.A != kernels.RowMajor {
+		return 8
+	}
+	if m < 2 && n > 2048 {
+		return 4
+	}
+	want := kernels.GEMVConfig{Warps: 8, Tiles: 1}
+	switch {
+	case n <= 2048:
+		want = kernels.GEMVConfig{Warps: 16, Tiles: 1}
+	case n >= 8192:
+		want = kernels.GEMVConfig{Warps: 8, Tiles: 2}
+	}
+	if c.Warps == want.Warps && c.Tiles == want.Tiles {
+		return -2
+	}
+	return -1
 }

@@ -103,6 +103,36 @@ func TestPickRule(t *testing.T) {
 	assert.Equal(t, "warps", pick([]kernels.GEMV{nr1, warps}, 8, 1024).Name, "a row-major A: fp32 x leads only with several rows per thread")
 }
 
+// TestPickTensorCores checks the tentative place of the tensor-core
+// kernels: first for a row-major A with 2 to 8 vectors, the tiling by n;
+// for one vector only at n <= 2048; never for a transposed A.
+func TestPickTensorCores(t *testing.T) {
+	tc := func(name string, warps, tiles int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, SplitK: 1,
+			MMA: true, Warps: warps, Tiles: tiles, Unroll: 4}}
+	}
+	w8t1, w16t1, w8t2, w4t2 := tc("w8t1", 8, 1), tc("w16t1", 16, 1), tc("w8t2", 8, 2), tc("w4t2", 4, 2)
+	r8 := kernels.GEMV{Info: kernels.Info{Name: "r8"}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, ThreadsPerOutput: 32,
+		SplitK: 2, Vector: 8, XShared: true, XF32: true, RowsPerThread: 4}}
+	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{MaxBatch: 1, ThreadsPerOutput: 32, SplitK: 1, Vector: 8, XShared: true}}
+	all := func() []kernels.GEMV { return []kernels.GEMV{xs, r8, w4t2, w8t2, w16t1, w8t1} }
+	for _, tc := range []struct {
+		m, n int
+		want string
+	}{
+		{8, 4096, "w8t1"}, {2, 4096, "w8t1"}, {5, 1024, "w16t1"}, {8, 2048, "w16t1"}, {4, 8192, "w8t2"}, {8, 16384, "w8t2"},
+		{1, 1024, "w16t1"}, {1, 2048, "w16t1"}, {1, 4096, "xs"}, {1, 16384, "xs"},
+	} {
+		assert.Equal(t, tc.want, pick(all(), tc.m, tc.n).Name, "m = %d, n = %d", tc.m, tc.n)
+	}
+	assert.Equal(t, "w4t2", pick([]kernels.GEMV{r8, w4t2}, 8, 4096).Name, "any tensor-core tiling before the CUDA-core batch kernels")
+	assert.Equal(t, "w8t1", pick([]kernels.GEMV{r8, w8t1}, 12, 4096).Name, "9 to 16 vectors: two launches of either, tensor cores first")
+	assert.Less(t, mmaOrder(w8t1.Config, 8, 4096), mmaOrder(w4t2.Config, 8, 4096))
+	tr := w8t1
+	tr.Config.A = kernels.ColMajor
+	assert.Equal(t, 8, mmaOrder(tr.Config, 8, 4096), "a transposed A is not the kernel's (the spec refuses it)")
+}
+
 // TestPickNamesTheChoice checks Pick against the pick rule for each layout.
 func TestPickNamesTheChoice(t *testing.T) {
 	e, err := newEngine(nil, 90)

@@ -68,6 +68,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
 	$(KGEN_BUILD)/sm80/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
+	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w16_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -158,6 +162,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
 	$(KGEN_BUILD)/sm86/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
+	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w16_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -248,6 +256,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
 	$(KGEN_BUILD)/sm89/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
+	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w16_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -338,6 +350,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemvb_n_f16accf32_p32_o8_v8_k2_m8_r4_xf.o \
 	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m4_xf.o \
 	$(KGEN_BUILD)/sm90/hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf.o \
+	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w16_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_coalesced_b32x32x1.o \

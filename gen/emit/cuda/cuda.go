@@ -115,14 +115,26 @@ var ladder = opConfig{
 	config: emit.Template("ladder.config", `struct Config : kgen::sgemm_ladder::Config<{{ladderStep .P.Ladder}}, {{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Thread.M}}, {{.P.Thread.N}}> {};`, funcs),
 }
 
+// hgemvMMA is the GEMV config of tensor-core instances.
+var hgemvMMA = opConfig{
+	header: "kgen/hgemv_mma.cuh", namespace: "kgen::hgemv_mma",
+	describe: emit.Template("hgemvmma.describe", `fp16 GEMV on tensor cores (mma.sync m16n8k16: 16 rows of A x 8 vectors), y = alpha * A * x + beta * y, A n x k row-major, {{.In.Types.Acc}} accumulation;
+// {{.P.Warps}} warps splitting k, {{.P.Tiles}} x 16 rows per warp, {{.P.Unroll}} steps of 32 k in flight, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
+	config: emit.Template("hgemvmma.config", `struct Config : kgen::hgemv_mma::Config</*warps*/ {{.P.Warps}}, /*tiles*/ {{.P.Tiles}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}> {};`, funcs),
+}
+
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs
-// the fp16 one, for ladder steps the ladder's.
+// the fp16 one, for ladder steps the ladder's, for tensor-core GEMVs
+// hgemvMMA.
 func configFor(in ir.Instance) (opConfig, bool) {
 	if p := in.Gemm(); p != nil && p.MMA {
 		return hgemm, true
 	}
 	if p := in.Gemm(); p != nil && p.Ladder != ir.LadderNone {
 		return ladder, true
+	}
+	if p, ok := in.Params.(*ir.GemvParams); ok && p.MMA {
+		return hgemvMMA, true
 	}
 	cfg, ok := configs[in.Op]
 	return cfg, ok

@@ -39,7 +39,8 @@ var entries = map[ir.Op]*template.Template{
 		Block: Tile{ {{- .P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K -}} }, Warp: Tile{ {{- .P.Warp.M}}, {{.P.Warp.N}}, 0}, Thread: Tile{ {{- .P.Thread.M}}, {{.P.Thread.N}}, 0},
 		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}{{if .P.Ladder}}, Ladder: "{{.P.Ladder}}"{{end}}}`, funcs),
 	ir.GEMV: emit.Template("gemv.entry", `Config: GEMVConfig{A: {{goLayout .P.ALayout}}, ThreadsPerOutput: {{.P.ThreadsPerOutput}}, OutputsPerBlock: {{.P.OutputsPerBlock}},
-		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, XF32: {{.P.XF32}}, RowsPerThread: {{.P.RowsPerThread}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}}`, funcs),
+		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, XF32: {{.P.XF32}}, RowsPerThread: {{.P.RowsPerThread}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}
+		{{- if .P.MMA}}, MMA: true, Warps: {{.P.Warps}}, Tiles: {{.P.Tiles}}, Unroll: {{.P.Unroll}}{{end}}}`, funcs),
 	ir.GF256MatMul: emit.Template("gf256.entry", `Config: GF256Config{Strategy: {{goStrategy .P.Strategy}}, BytesPerThread: {{.P.BytesPerThread}}, RowsPerBlock: {{.P.RowsPerBlock}}}`, funcs),
 }
 

@@ -152,6 +152,12 @@ type GEMVConfig struct {
 	RowsPerThread    int  // row-major A: rows of A each thread reads at the same k
 	SplitK           int
 	MaxBatch         int
+	// MMA marks the tensor-core kernel (row-major A only): Warps split k,
+	// each with Tiles 16-row mma tiles and Unroll 32-wide k steps in flight.
+	MMA    bool
+	Warps  int
+	Tiles  int
+	Unroll int
 }
 
 // GEMVParams are a GEMV launcher's arguments: y = alpha * op(A) * x + beta

@@ -1,0 +1,328 @@
+// Tests for kernels/include/kgen/hgemv_mma.cuh (the tensor-core HGEMV). The
+// host part needs no GPU.
+//
+// 1. emulate_on_host for several (warps, tiles, unroll, max batch) configs:
+//    every lane through the kernel's own step loop and loads, each warp's
+//    MMAs from the PTX fragment definition (mma_host, which also checks that
+//    the lanes' fragments cover A and B exactly once), the kernel's
+//    reduction. Against a float64 reference: m = 1 to 8; n and k of 1, 7,
+//    35, 4095, 4097 and between; misaligned A, x, y and odd leading
+//    dimensions (the element-by-element path); beta == 0 over a y poisoned
+//    with NaN; k == 0 and alpha == 0; overflow to +-Inf; NaN inputs. Each
+//    result must lie within 2^-11 |ref| + 4 sqrt(k) 2^-24 sum|terms| +
+//    2^-25 of the reference, and nothing outside the m x n results may
+//    change (guards, row padding), nor A or x.
+// 2. The launchers' argument checks (the same codes as kgen/hgemv.cuh).
+// 3. With a GPU (none is a visible skip): the same cases through launch<>()
+//    on the device, against the same reference. Not bit-compared with the
+//    emulation: the tensor cores' order of additions inside an MMA is not
+//    specified.
+//
+// Build and run: kernels/tests/run_hgemv_mma_host_tests.sh. Prints
+// "N passed, M failed" and exits 1 when M > 0.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kgen/hgemv_mma.cuh"
+
+namespace {
+
+using kgen::hgemv_mma::float_to_half;
+using kgen::hgemv_mma::half_to_float;
+
+int g_passed = 0, g_failed = 0;
+bool g_gpu = false;
+
+void check(bool ok, const std::string& what) {
+  if (ok) {
+    ++g_passed;
+    return;
+  }
+  if (++g_failed <= 30) fprintf(stderr, "FAIL: %s\n", what.c_str());
+}
+
+enum Fill { kMixed, kOverflow, kNaN };
+
+uint16_t random_half(std::mt19937& rng, Fill fill) {
+  const uint32_t r = rng() % 1000;
+  const uint16_t sign = (rng() & 1) ? 0x8000 : 0;
+  if (fill == kOverflow) return float_to_half(std::uniform_real_distribution<float>(1000.f, 60000.f)(rng));
+  if (r < 50) return sign;                                                // +-0
+  if (r < 80) return static_cast<uint16_t>(sign | (1 + rng() % 0x3ff));  // subnormal
+  if (r < 82) return static_cast<uint16_t>(sign | 0x7bff);               // +-65504
+  return float_to_half(std::uniform_real_distribution<float>(-2.f, 2.f)(rng));
+}
+
+// Buffer: rows x ld halves between guards, the first element `off` halves
+// past a 16-byte boundary.
+constexpr int kGuard = 24;
+constexpr uint16_t kSentinel = 0x7e5a;  // a NaN no computation produces
+
+struct Buffer {
+  std::vector<uint16_t> buf;
+  int start = 0;
+  int64_t ld = 0;
+  Buffer() = default;
+  Buffer(int64_t rows, int64_t l, int off) : ld(l) {
+    buf.assign(static_cast<size_t>(rows * l) + 2 * kGuard + 16, kSentinel);
+    const uintptr_t base = reinterpret_cast<uintptr_t>(buf.data()) + 2 * kGuard;
+    start = static_cast<int>((16 - base % 16) % 16) / 2 + kGuard + off;
+  }
+  uint16_t* ptr() { return buf.data() + start; }
+  uint16_t& at(int64_t r, int64_t c) { return buf[start + r * ld + c]; }
+};
+
+struct Case {
+  int m, n, k;
+  float alpha, beta;
+  int a_off, x_off, y_off;  // halves past a 16-byte boundary
+  int lda_pad, ldx_pad, ldy_pad;
+  Fill fill;
+};
+
+std::string describe(const char* cfg, const Case& c) {
+  char b[300];
+  snprintf(b, sizeof(b), "%s m=%d n=%d k=%d alpha=%g beta=%g off=%d/%d/%d pad=%d/%d/%d fill=%d", cfg, c.m, c.n, c.k,
+           c.alpha, c.beta, c.a_off, c.x_off, c.y_off, c.lda_pad, c.ldx_pad, c.ldy_pad, c.fill);
+  return b;
+}
+
+struct Problem {
+  Buffer a, x, y;
+  std::vector<uint16_t> y_before;
+};
+
+Problem make_problem(const Case& c, std::mt19937& rng) {
+  Problem p;
+  p.a = Buffer(c.n, c.k + c.lda_pad, c.a_off);
+  p.x = Buffer(c.m, c.k + c.ldx_pad, c.x_off);
+  p.y = Buffer(c.m, c.n + c.ldy_pad, c.y_off);
+  for (int r = 0; r < c.n; ++r)
+    for (int q = 0; q < c.k; ++q) p.a.at(r, q) = random_half(rng, c.fill);
+  for (int i = 0; i < c.m; ++i)
+    for (int q = 0; q < c.k; ++q) {
+      uint16_t h = random_half(rng, c.fill);
+      if (c.fill == kOverflow && i % 2) h |= 0x8000;  // odd vectors negative: -Inf too
+      p.x.at(i, q) = h;
+    }
+  if (c.fill == kNaN && c.k > 0) p.a.at(c.n / 2, c.k / 2) = 0x7e00;  // one row's results are NaN
+  for (int i = 0; i < c.m; ++i)
+    for (int r = 0; r < c.n; ++r) p.y.at(i, r) = c.beta == 0.f ? 0x7e00 : random_half(rng, kMixed);
+  p.y_before = p.y.buf;
+  return p;
+}
+
+double hd(uint16_t h) { return static_cast<double>(half_to_float(h)); }
+
+bool verify(const Case& c, Problem& p, const std::vector<uint16_t>& y_after, std::string* why) {
+  Buffer before = p.y, after = p.y;
+  before.buf = p.y_before;
+  after.buf = y_after;
+  std::vector<char> inside(after.buf.size(), 0);
+  for (int i = 0; i < c.m; ++i)
+    for (int r = 0; r < c.n; ++r) inside[after.start + i * after.ld + r] = 1;
+  for (size_t e = 0; e < after.buf.size(); ++e) {
+    if (!inside[e] && after.buf[e] != before.buf[e]) {
+      *why = "wrote outside the results at buffer index " + std::to_string(e);
+      return false;
+    }
+  }
+  const double kBig = 65520.0;  // the smallest magnitude that rounds to Inf
+  for (int i = 0; i < c.m; ++i) {
+    for (int r = 0; r < c.n; ++r) {
+      double sum = 0, terms = 0;
+      if (c.alpha != 0) {
+        for (int q = 0; q < c.k; ++q) {
+          const double t = hd(p.a.at(r, q)) * hd(p.x.at(i, q));
+          sum += t;
+          terms += fabs(t);
+        }
+      }
+      double ref = static_cast<double>(c.alpha) * sum;
+      terms *= fabs(static_cast<double>(c.alpha));
+      if (c.beta != 0) {
+        const double yb = static_cast<double>(c.beta) * hd(before.at(i, r));
+        ref += yb;
+        terms += fabs(yb);
+      }
+      const double tol = ldexp(fabs(ref), -11) + 4 * sqrt(std::max(c.k, 1)) * ldexp(terms, -24) + ldexp(1.0, -25);
+      const double got = hd(after.at(i, r));
+      bool ok;
+      if (std::isnan(ref)) {
+        ok = std::isnan(got);
+      } else if (std::isnan(got)) {
+        ok = false;
+      } else if (fabs(ref) - tol >= kBig) {
+        ok = std::isinf(got) && (got > 0) == (ref > 0);
+      } else if (std::isinf(got)) {
+        ok = fabs(ref) + tol >= kBig && (got > 0) == (ref > 0);
+      } else {
+        ok = fabs(got - ref) <= tol;
+      }
+      if (!ok) {
+        char b[200];
+        snprintf(b, sizeof(b), "y[%d][%d] = %.9g, reference %.9g (bound %.3g)", i, r, got, ref, tol);
+        *why = b;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// DeviceBuffer mirrors a Buffer on the device at the same offset from a
+// 16-byte boundary.
+struct DeviceBuffer {
+  uint16_t* base = nullptr;
+  int start = 0;
+  explicit DeviceBuffer(const Buffer& h) {
+    start = h.start + static_cast<int>(reinterpret_cast<uintptr_t>(h.buf.data()) % 16) / 2;
+    cudaMalloc(&base, (h.buf.size() + 16) * 2);
+    cudaMemcpy(base + (start - h.start), h.buf.data(), h.buf.size() * 2, cudaMemcpyHostToDevice);
+  }
+  ~DeviceBuffer() { cudaFree(base); }
+  uint16_t* ptr() { return base + start; }
+  std::vector<uint16_t> read(const Buffer& h) {
+    std::vector<uint16_t> out(h.buf.size());
+    cudaMemcpy(out.data(), base + (start - h.start), out.size() * 2, cudaMemcpyDeviceToHost);
+    return out;
+  }
+};
+
+template <class K>
+void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
+  Problem p = make_problem(c, rng);
+  const std::vector<uint16_t> a_before = p.a.buf, x_before = p.x.buf;
+  Buffer y = p.y;
+  const int st = kgen::hgemv_mma::emulate_on_host<K>(c.m, c.n, c.k, c.alpha, p.a.ptr(), p.a.ld, p.x.ptr(), p.x.ld,
+                                                     c.beta, y.ptr(), y.ld);
+  std::string why;
+  bool ok = st == KGEN_OK && verify(c, p, y.buf, &why) && p.a.buf == a_before && p.x.buf == x_before;
+  if (st != KGEN_OK) why = "status " + std::to_string(st);
+  check(ok, describe(cfg, c) + ": " + why);
+  if (!g_gpu) return;
+  DeviceBuffer da(p.a), dx(p.x), dy(p.y);
+  const int sd = kgen::hgemv_mma::launch<K>(c.m, c.n, c.k, c.alpha, da.ptr(), p.a.ld, dx.ptr(), p.x.ld, c.beta,
+                                            dy.ptr(), p.y.ld, nullptr);
+  const cudaError_t e = cudaDeviceSynchronize();
+  why.clear();
+  ok = sd == KGEN_OK && e == cudaSuccess && verify(c, p, dy.read(p.y), &why);
+  if (sd != KGEN_OK || e != cudaSuccess) why = "device status " + std::to_string(sd) + "/" + std::to_string(e);
+  check(ok, std::string("GPU ") + describe(cfg, c) + ": " + why);
+}
+
+template <class K>
+void test_config(const char* cfg, std::mt19937& rng) {
+  // {m, n, k, alpha, beta, a_off, x_off, y_off, lda_pad, ldx_pad, ldy_pad, fill}
+  const Case cases[] = {
+      {1, 1, 1, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {3, 7, 7, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {8, 35, 35, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed},
+      {1, 7, 4097, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {8, 35, 4095, 0.75f, 0.f, 0, 0, 0, 1, 3, 5, kMixed},
+      {8, 1, 4097, 1.f, 1.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {8, 4097, 7, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {2, 4095, 35, -1.5f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed},
+      {4, 33, 4096, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {5, 64, 2048, 1.f, 0.f, 0, 0, 0, 8, 8, 0, kMixed},
+      {6, 100, 1000, 0.5f, -1.25f, 0, 0, 0, 0, 0, 0, kMixed},
+      {7, 129, 777, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      // Every batch size on a whole number of steps and tiles.
+      {1, 64, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {2, 64, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {3, 64, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {4, 64, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {8, 64, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      // Misaligned pointers and odd leading dimensions: the element path.
+      {3, 35, 100, 1.f, 0.f, 1, 0, 0, 0, 0, 0, kMixed},
+      {3, 35, 100, 1.f, 0.f, 0, 3, 0, 0, 0, 0, kMixed},
+      {3, 35, 100, 1.f, 2.f, 0, 0, 5, 0, 0, 3, kMixed},
+      {8, 40, 1000, 1.f, 0.f, 0, 0, 0, 1, 0, 0, kMixed},
+      {8, 40, 100, 1.f, 0.f, 0, 0, 0, 0, 1, 0, kMixed},
+      {5, 41, 203, 1.f, 0.f, 4, 2, 7, 4, 2, 1, kMixed},
+      {8, 24, 96, 1.f, 0.f, 8, 8, 0, 8, 8, 8, kMixed},
+      // k == 0 and alpha == 0: y = beta * y (zeros over NaN when beta == 0).
+      {3, 17, 0, 1.f, 2.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {3, 17, 0, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {2, 17, 50, 0.f, -0.5f, 0, 0, 0, 0, 0, 0, kMixed},
+      // Overflow to +-Inf, through the sums and through alpha; NaN inputs.
+      {2, 9, 40, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kOverflow},
+      {3, 9, 40, 1e30f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {4, 19, 70, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kNaN},
+  };
+  for (const Case& c : cases) run_case<K>(cfg, c, rng);
+}
+
+template <class K>
+void test_launch_checks(const char* cfg) {
+  using kgen::hgemv_mma::emulate_on_host;
+  uint16_t a[64] = {}, x[64] = {}, y[64];
+  for (auto& v : y) v = kSentinel;
+  const std::string at = std::string(" (") + cfg + ")";
+  auto emu = [&](int m, int n, int k, const uint16_t* ap, int64_t lda, const uint16_t* xp, int64_t ldx, uint16_t* yp,
+                 int64_t ldy) { return emulate_on_host<K>(m, n, k, 1.f, ap, lda, xp, ldx, 0.f, yp, ldy); };
+  check(emu(-1, 4, 4, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative m accepted" + at);
+  check(emu(1, -1, 4, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative n accepted" + at);
+  check(emu(1, 4, -1, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative k accepted" + at);
+  check(emu(9, 4, 4, a, 4, x, 4, y, 4) == kgen::hgemv_mma::kErrBatch, "m = 9 accepted" + at);
+  check(emu(1, 4, 4, a, 3, x, 4, y, 4) == KGEN_ERR_LEADING_DIM, "lda < k accepted" + at);
+  check(emu(1, 4, 5, a, 5, x, 4, y, 4) == KGEN_ERR_LEADING_DIM, "ldx < k accepted" + at);
+  check(emu(1, 4, 4, a, 4, x, 4, y, 3) == KGEN_ERR_LEADING_DIM, "ldy < n accepted" + at);
+  check(emu(1, 4, 4, a, 4, x, 4, nullptr, 4) == KGEN_ERR_NULL_POINTER, "NULL y accepted" + at);
+  check(emu(1, 4, 4, nullptr, 4, x, 4, y, 4) == KGEN_ERR_NULL_POINTER, "NULL A accepted" + at);
+  check(emu(1, 4, 4, a, 4, nullptr, 4, y, 4) == KGEN_ERR_NULL_POINTER, "NULL x accepted" + at);
+  check(emu(0, 4, 4, nullptr, 4, nullptr, 4, nullptr, 4) == KGEN_OK, "m == 0 is not a no-op" + at);
+  check(emu(1, 0, 4, nullptr, 4, nullptr, 4, nullptr, 4) == KGEN_OK, "n == 0 is not a no-op" + at);
+  bool untouched = true;
+  for (auto v : y) untouched = untouched && v == kSentinel;
+  check(untouched, "a rejected call wrote y" + at);
+  y[0] = float_to_half(3.f);
+  check(kgen::hgemv_mma::emulate_on_host<K>(1, 1, 0, 1.f, nullptr, 0, nullptr, 0, 2.f, y, 1) == KGEN_OK &&
+            y[0] == float_to_half(6.f),
+        "k == 0 is not beta * y" + at);
+  if (!g_gpu) return;
+  uint16_t* d = nullptr;
+  cudaMalloc(&d, 256);
+  check(kgen::hgemv_mma::launch<K>(9, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == kgen::hgemv_mma::kErrBatch,
+        "GPU: m = 9 accepted" + at);
+  check(kgen::hgemv_mma::launch<K>(1, 4, 4, 1.f, d, 3, d, 4, 0.f, d, 4, nullptr) == KGEN_ERR_LEADING_DIM,
+        "GPU: small lda accepted" + at);
+  check(kgen::hgemv_mma::launch<K>(0, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == KGEN_OK,
+        "GPU: m == 0 is not a no-op" + at);
+  cudaFree(d);
+}
+
+}  // namespace
+
+int main() {
+  int devices = 0;
+  g_gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;
+  if (!g_gpu) {
+    cudaGetLastError();
+    printf("no GPU: device runs skipped, host emulation only\n");
+  }
+  std::mt19937 rng(20241124);
+  using kgen::hgemv_mma::Config;
+#define CFG(name, ...) test_config<Config<__VA_ARGS__>>(name, rng)
+  // The spec's tilings, then odd ones: one warp, unroll 1 and 3 (remainders
+  // of every length), three tiles, smaller batches (several passes).
+  CFG("w8 t1 u4 m8", 8, 1, 4, 8);
+  CFG("w4 t2 u2 m8", 4, 2, 2, 8);
+  CFG("w8 t2 u2 m8", 8, 2, 2, 8);
+  CFG("w16 t1 u4 m8", 16, 1, 4, 8);
+  CFG("w1 t1 u3 m8", 1, 1, 3, 8);
+  CFG("w2 t3 u1 m4", 2, 3, 1, 4);
+  CFG("w3 t1 u5 m2", 3, 1, 5, 2);
+  CFG("w8 t1 u4 m1", 8, 1, 4, 1);
+#undef CFG
+  test_launch_checks<Config<8, 1, 4, 8>>("w8 t1 u4 m8");
+  test_launch_checks<Config<4, 2, 2, 1>>("w4 t2 u2 m1");
+  printf("%d passed, %d failed\n", g_passed, g_failed);
+  return g_failed == 0 ? 0 : 1;
+}
