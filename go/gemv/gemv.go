@@ -295,13 +295,16 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 	return 8
 }
 
-// mmaOrder places a tensor-core instance (tentative, see measuredOrder):
-// -2 for the tiling its design suits to n, -1 for the other tilings where
-// the tensor cores lead, 4 (after the measured single-vector kernels) for
-// one vector at n > 2048. The tiling by n: 16 warps of one tile up to 2048
-// outputs (at most 128 blocks: more warps per block split k finer, for
-// latency), 8 warps of two tiles from 8192 (enough blocks; each x fragment
-// serves 32 rows, half the x traffic from L2), 8 warps of one tile between.
+// mmaOrder places a tensor-core instance, as the H100 bench measured them
+// (2026-11-23, bench/results/h100-2026-11-23-session3.md): -2 for the tiling
+// that led at n, -1 for the other tilings (ahead of every CUDA-core batch
+// kernel, which they beat by up to 2x at 8 vectors), 4 (after the measured
+// single-vector kernels, 1-3% faster there) for one vector at n > 2048. The
+// tiling by n: 8 warps of one tile for 2048 < n < 8192 (n = 4096: 256 blocks
+// of 8 warps, one wave at two per SM; 16 warps took 4% longer), else 16
+// warps of one tile (at most 128 blocks up to 2048, where more warps split k
+// finer for latency; 3-5% ahead of 8 warps from 8192 to 16384). Two tiles
+// per warp never led (1-7% behind).
 func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 	if c.A != kernels.RowMajor {
 		return 8
@@ -309,12 +312,9 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 	if m < 2 && n > 2048 {
 		return 4
 	}
-	want := kernels.GEMVConfig{Warps: 8, Tiles: 1}
-	switch {
-	case n <= 2048:
-		want = kernels.GEMVConfig{Warps: 16, Tiles: 1}
-	case n >= 8192:
-		want = kernels.GEMVConfig{Warps: 8, Tiles: 2}
+	want := kernels.GEMVConfig{Warps: 16, Tiles: 1}
+	if n > 2048 && n < 8192 {
+		want = kernels.GEMVConfig{Warps: 8, Tiles: 1}
 	}
 	if c.Warps == want.Warps && c.Tiles == want.Tiles {
 		return -2
