@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
@@ -191,22 +190,27 @@ func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
 // choose finds the instance named name for A's layout, or picks one for m
 // vectors (see pick).
 func (e *Engine) choose(name string, transposed bool, m, n int) (kernels.GEMV, error) {
-	var cands []kernels.GEMV
-	for _, kern := range e.kernels {
-		if (kern.Config.A == kernels.ColMajor) == transposed && (name == "" || kern.Name == name) {
-			cands = append(cands, kern)
+	var found []kernels.GEMV // name's instance, or the candidates for pick
+	if name == "" {
+		layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == transposed }
+		if k, ok := pickFrom(e.kernels, layoutIs, m, n); ok {
+			return k, nil
+		}
+	} else {
+		for _, kern := range e.kernels {
+			if (kern.Config.A == kernels.ColMajor) == transposed && kern.Name == name {
+				found = append(found, kern)
+			}
 		}
 	}
 	layout := map[bool]string{false: "row-major", true: "column-major"}[transposed]
-	switch {
-	case len(cands) == 0 && name != "":
+	if len(found) == 0 && name != "" {
 		return kernels.GEMV{}, fmt.Errorf("gemv: no instance %q for a %s A on sm_%d", name, layout, e.arch)
-	case len(cands) == 0:
-		return kernels.GEMV{}, fmt.Errorf("gemv: no kernel for a %s A on sm_%d", layout, e.arch)
-	case name != "":
-		return cands[0], nil
 	}
-	return pick(cands, m, n), nil
+	if len(found) == 0 {
+		return kernels.GEMV{}, fmt.Errorf("gemv: no kernel for a %s A on sm_%d", layout, e.arch)
+	}
+	return found[0], nil
 }
 
 // pick is the engine's choice for m vectors: the fewest launches
@@ -219,18 +223,37 @@ func (e *Engine) choose(name string, transposed bool, m, n int) (kernels.GEMV, e
 // GPU's ranking, not yet a per-shape table (bench -tune would make one);
 // n (outputs) matters for one vector of a transposed A only.
 func pick(cands []kernels.GEMV, m, n int) kernels.GEMV {
-	launches := func(c kernels.GEMV) int { return (m + c.Config.MaxBatch - 1) / c.Config.MaxBatch }
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
-		if la, lb := launches(a), launches(b); la != lb {
-			return la < lb
+	k, _ := pickFrom(cands, nil, m, n)
+	return k
+}
+
+// pickFrom is pick over the instances of all that keep accepts (nil: all
+// of them), in one pass without
+// allocating: HGEMV of small shapes takes a few microseconds on the GPU,
+// and sorting the candidates on every call cost about as much on the host
+// (5 us, measured), which back-to-back calls then waited for.
+func pickFrom(all []kernels.GEMV, keep func(kernels.GEMV) bool, m, n int) (kernels.GEMV, bool) {
+	type rank struct{ launches, order, batch int }
+	less := func(a, b rank) bool {
+		if a.launches != b.launches {
+			return a.launches < b.launches
 		}
-		if oa, ob := measuredOrder(a.Config, m, n), measuredOrder(b.Config, m, n); oa != ob {
-			return oa < ob
+		if a.order != b.order {
+			return a.order < b.order
 		}
-		return a.Config.MaxBatch < b.Config.MaxBatch
-	})
-	return cands[0]
+		return a.batch < b.batch
+	}
+	best, bestRank, ok := kernels.GEMV{}, rank{}, false
+	for _, c := range all {
+		if keep != nil && !keep(c) {
+			continue
+		}
+		r := rank{(m + c.Config.MaxBatch - 1) / c.Config.MaxBatch, measuredOrder(c.Config, m, n), c.Config.MaxBatch}
+		if !ok || less(r, bestRank) {
+			best, bestRank, ok = c, r, true
+		}
+	}
+	return best, ok
 }
 
 // measuredOrder is a configuration's place in that ranking (lower is

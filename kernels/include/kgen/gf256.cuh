@@ -6,9 +6,8 @@
 // klauspost/reedsolomon), for r < rows, shards of len bytes at any alignment.
 //
 // Technique: the grid is one wave of resident blocks (SM count x occupancy);
-// blockIdx.y picks a group of ROWS output rows, and each block walks an equal
-// contiguous share of the shard bytes, its threads striding through it (the
-// byte path: block steps in a grid-stride loop). A block stages, once per pass, a small
+// blockIdx.y picks a group of ROWS output rows, and each block walks the shard
+// bytes with a grid-stride loop. A block stages, once per pass, a small
 // per-coefficient "slot" for each of its ROWS x k coefficients in shared
 // memory (product table, nibble tables or bit masks, by strategy); every
 // thread then reads each input once per step, 4, 8 or 16 bytes packed into
@@ -651,7 +650,7 @@ __host__ __device__ __forceinline__ void process(const Access& io, const Staged<
   store_acc(io, s, acc);
 }
 
-// process_vec_stream runs the aligned path's strided loop over steps
+// process_vec_stream runs the aligned path's grid-stride loop over steps
 // c, c + stride, ... < n with software pipelining across batches and steps:
 // while one batch of inputs is multiplied, the next batch (of this step, or
 // the first of the next step) is already loading. The arithmetic takes about
@@ -761,14 +760,8 @@ __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx,
   constexpr int64_t CH = K::kChunk;
   const Staged<K> s(a, by, pass, smem);
   if (vec) {
-    // Each block takes a contiguous 1/nbx of the vector steps, its threads
-    // striding through it: every SM gets the same bytes to within one step
-    // per thread. (A grid-wide stride gives whole extra rounds to the
-    // first blocks: 16 MiB at 132 x 512 threads is 15.5 rounds, so half the
-    // SMs idled through the 16th, 3% of the launch on an H100.)
     const int64_t n_full = a.len / BPT;
-    const int64_t lo = n_full * bx / nbx, hi = n_full * (bx + 1) / nbx;
-    process_vec_stream<K>(s, lo + tid, T, hi);
+    process_vec_stream<K>(s, static_cast<int64_t>(bx) * T + tid, static_cast<int64_t>(nbx) * T, n_full);
     // The tail may go to any one block: vec is the same in every pass, so
     // each pass gives the tail to the same threads. The last block, because
     // the grid-stride loop never gives it more steps than block 0.
@@ -867,8 +860,8 @@ int launch(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uin
   } else {
     a.k_tile = k_tile_for<K>(k);
     const int smem = Layout<K>{a.k_tile}.bytes();
-    // One wave: as many blocks as fit on the device at once, each taking an
-    // equal share of the bytes. All row groups then run side by side
+    // One wave: as many blocks as fit on the device at once, the grid-stride
+    // loop spreading the bytes evenly. All row groups then run side by side
     // over the same region of the inputs, so groups after the first find the
     // inputs in L2 instead of HBM.
     int device = 0, per_sm = 0;
