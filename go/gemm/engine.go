@@ -88,9 +88,9 @@ type Engine struct {
 	dev     *cuda.Device
 	arch    int
 	jit     bool
-	kernels []kernels.GEMM // built for arch, every element type, in table order
+	kernels []kernels.GEMM             // built for arch, every element type, in table order
 	ranked  map[rankKey][]kernels.GEMM // choose's candidates in ranking order (see newEngine)
-	tune    *tuning.Table  // measured on this GPU for arch; nil: the heuristic alone
+	tune    *tuning.Table              // measured on this GPU for arch; nil: the heuristic alone
 
 	// Split-K partial sums go to a workspace per stream (nil: the default
 	// stream), grown on demand and reused: launches on one stream run in
