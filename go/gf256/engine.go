@@ -202,7 +202,8 @@ func (e *Engine) Pick(rows int) (string, error) {
 	return k.Name, err
 }
 
-// Close frees the engine's staging memory; the device stays open.
+// Close waits for the engine's launches to be done with their staging
+// memory, then frees it; the device stays open.
 func (e *Engine) Close() error {
 	if e == nil {
 		return errors.New("gf256: nil *Engine")
@@ -211,6 +212,9 @@ func (e *Engine) Close() error {
 	defer e.mu.Unlock()
 	var errs []error
 	for _, sl := range e.slots {
+		if sl.used { // its last launch may still read the slot
+			errs = append(errs, sl.done.Synchronize())
+		}
 		errs = append(errs, sl.free())
 	}
 	e.slots, e.free = nil, nil
