@@ -1,5 +1,5 @@
 // The fp16 GEMV on tensor cores for a transposed A (layout T), which every
-// hgemvtc instance of layout t instantiates:
+// tensor-core gemv instance of layout t (family hgemvtct) instantiates:
 //   y[i][c] = alpha * sum_r A[r][c] * x[i][r] + beta * y[i][c],  i < m, c < n,
 // A k x n row-major (lda >= n: output c reads column c, the outputs lie
 // along A's contiguous rows), x m x k (ldx), y m x n (ldy), all IEEE fp16
