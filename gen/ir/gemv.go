@@ -14,9 +14,10 @@ type GemvParams struct {
 	RowsPerThread    int  // layout n: rows of A per thread, sharing each x value
 	SplitK           int  // blocks sharing one output's K, combined in one kernel
 	MaxBatch         int  // right-hand vectors per launch
-	// MMA is the tensor-core kernel (kgen/hgemv_mma.cuh), layout n only:
-	// Warps split k, each with Tiles 16-row mma tiles, Unroll steps of 32 k
-	// in flight. The CUDA-core fields above are unused (zero) there.
+	// MMA is the tensor-core kernel: Warps split k, Unroll steps in flight.
+	// Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per warp, steps
+	// of 32 k. Layout t (kgen/hgemv_mma_t.cuh): Tiles is 1, a warp owns 64
+	// outputs, steps of 16 k. The CUDA-core fields above are unused (zero).
 	MMA    bool
 	Warps  int
 	Tiles  int

@@ -98,7 +98,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 			for _, t := range f.Gemv {
 				if t.MMA {
 					p := &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: t.Warps, Tiles: t.Tiles, Unroll: t.Unroll, SplitK: 1, MaxBatch: t.MaxBatch}
-					out = append(out, base(p, t.Threads, t.GemvMMASharedBytes(), t.Line))
+					out = append(out, base(p, t.Threads, t.GemvMMASharedBytes(lp.A), t.Line))
 					continue
 				}
 				p := &ir.GemvParams{ALayout: lp.A, ThreadsPerOutput: t.ThreadsPerOutput, OutputsPerBlock: t.OutputsPerBlock,

@@ -104,7 +104,7 @@ func TestLowerRealSpec(t *testing.T) {
 				smem := 0
 				if tl.MMA {
 					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, SplitK: 1, MaxBatch: tl.MaxBatch}
-					smem = tl.GemvMMASharedBytes()
+					smem = tl.GemvMMASharedBytes(lp.A)
 				}
 				name := ir.InstanceName(f.Name, types(f), params)
 				in, ok := byName[name]

@@ -143,8 +143,10 @@ func checkGemvRows(errorf func(string, ...any), t GemvTiling, rowMajor, transpos
 	}
 }
 
-// The tensor-core gemv (kgen/hgemv_mma.cuh): warps split k, each with Tiles
-// 16-row mma tiles; the warps' C fragments meet in static shared memory.
+// The tensor-core gemv: warps split k; the warps' C fragments meet in static
+// shared memory. Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per
+// warp. Layout t (kgen/hgemv_mma_t.cuh): a warp owns 64 outputs (8 mma
+// n-tiles of B), Tiles must be 1.
 var (
 	gemvMMATiles = []int{1, 2}
 )
@@ -152,15 +154,22 @@ var (
 const gemvMMAMaxUnroll = 8
 
 // GemvMMASharedBytes is the static shared memory of a tensor-core gemv
-// block: a 16 x 8 fp32 C tile per warp and tile.
-func (t GemvTiling) GemvMMASharedBytes() int { return t.Warps * t.Tiles * 16 * 8 * 4 }
-
-func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
-	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
-	if transposed {
-		errorf("mma tilings read A row-major (layout n): its rows are the mma's A operand; put this tiling in a family with layouts [n]")
+// block reading A in layout a: per warp, a 16 x 8 fp32 C tile per tile
+// (layout n) or 8 vectors x 64 outputs of fp32 (layout t).
+func (t GemvTiling) GemvMMASharedBytes(a ir.Layout) int {
+	if a == ir.ColMajor {
+		return t.Warps * 8 * 64 * 4
 	}
+	return t.Warps * t.Tiles * 16 * 8 * 4
+}
+
+func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch, rowMajor, transposed bool) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	ok := true
+	if transposed && t.Tiles != 1 {
+		errorf("tiles (%d) must be 1 in a family with layout t: a warp there owns 64 outputs (8 mma n-tiles); give layout n its own family for more tiles", t.Tiles)
+		ok = false
+	}
 	if t.Warps < 1 || t.Warps > 32 {
 		errorf("warps (%d) must be between 1 and 32", t.Warps)
 		ok = false
@@ -186,7 +195,10 @@ func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch
 		func(max int, on string) {
 			errorf("%d threads per block (32 x warps) exceed the limit of %d on %s; use fewer warps", t.Threads, max, on)
 		})
-	if smem := t.GemvMMASharedBytes(); smem > gemvSmemLimit {
+	if smem := t.GemvMMASharedBytes(ir.RowMajor); rowMajor && smem > gemvSmemLimit {
 		errorf("the reduction buffer (%d bytes: warps x tiles x 512) exceeds the %d bytes of shared memory a block has; fewer warps or tiles", smem, gemvSmemLimit)
+	}
+	if smem := t.GemvMMASharedBytes(ir.ColMajor); transposed && smem > gemvSmemLimit {
+		errorf("the layout t reduction buffer (%d bytes: warps x 2048) exceeds the %d bytes of shared memory a block has; at most %d warps", smem, gemvSmemLimit, gemvSmemLimit/2048)
 	}
 }

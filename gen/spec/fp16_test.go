@@ -3,6 +3,8 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
 )
 
 // fp16Base is a valid spec with an f16 gemm (tensor cores) and a gemv
@@ -66,8 +68,10 @@ var fp16Cases = []ruleCase{
 		"the fp32 x tile (65536 bytes", 0},
 	{"gemv acc f16", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f32}", "    op: gemv\n    types: {a: f16, b: f16, c: f16, acc: f16}", 13,
 		"op gemv with acc f16 is not implemented yet", 0},
-	{"mma in layout t", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
-		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: mma tilings read A row-major (layout n)`, 0},
+	{"mma tiles in layout t", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 2, unroll: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: tiles (2) must be 1 in a family with layout t`, 0},
+	{"mma layout t shared memory", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 32, tiles: 1, unroll: 2, max_batch: 8}", 20, "the layout t reduction buffer (65536 bytes: warps x 2048) exceeds", 0},
 	{"mma tiles", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
 		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 3, unroll: 4, max_batch: 8}", 19, "tiles (3) must be 1 or 2", 0},
 	{"mma unroll and batch", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
@@ -77,7 +81,7 @@ var fp16Cases = []ruleCase{
 	{"mma false", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
 		"      - {mma: false, warps: 8, tiles: 1, unroll: 4, max_batch: 8}", 20, "mma: false is not a tiling", 0},
 	{"mma with a CUDA-core key", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
-		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8, threads: 256}", 20, `unknown key "threads"; the keys are mma, warps, tiles, unroll, max_batch`, 2},
+		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8, threads: 256}", 20, `unknown key "threads"; the keys are mma, warps, tiles, unroll, max_batch`, 0},
 	{"mma missing key", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
 		"      - {mma: true, warps: 8, tiles: 1, max_batch: 8}", 20, `missing required key "unroll"`, 0},
 	{"gemv with a gemm tiling", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
@@ -115,7 +119,23 @@ func TestGemvMMATiling(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := s.Families[1].Gemv[0]
-	if !got.MMA || got.Warps != 16 || got.Tiles != 2 || got.Unroll != 3 || got.MaxBatch != 4 || got.Threads != 512 || got.GemvMMASharedBytes() != 16384 {
+	if !got.MMA || got.Warps != 16 || got.Tiles != 2 || got.Unroll != 3 || got.MaxBatch != 4 || got.Threads != 512 || got.GemvMMASharedBytes(ir.RowMajor) != 16384 {
+		t.Errorf("decoded %+v", got)
+	}
+}
+
+// TestGemvMMATilingT checks that a tensor-core gemv tiling with one tile is
+// valid in a family of layouts n and t (kgen/hgemv_mma_t.cuh for t) and
+// sizes its layout t reduction buffer (8 vectors x 64 outputs per warp).
+func TestGemvMMATilingT(t *testing.T) {
+	src := strings.Replace(fp16Base, "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n",
+		"layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 16, tiles: 1, unroll: 2, max_batch: 8}\n", 1)
+	s, err := Parse("spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Families[1].Gemv[0]
+	if !got.MMA || got.Tiles != 1 || got.GemvMMASharedBytes(ir.ColMajor) != 32768 || got.GemvMMASharedBytes(ir.RowMajor) != 8192 {
 		t.Errorf("decoded %+v", got)
 	}
 }

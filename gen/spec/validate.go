@@ -90,7 +90,7 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 			switch {
 			case t.bad:
 			case t.MMA:
-				checkGemvMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, transposed)
+				checkGemvMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, rowMajor, transposed)
 			default:
 				checkGemvTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, rowMajor, transposed)
 			}

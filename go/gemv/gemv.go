@@ -1,9 +1,11 @@
 // Package gemv runs fp16 matrix-vector products on the GPU with kgen's
 // generated kernels: y = alpha * op(A) * x + beta * y for up to a few
 // right-hand vectors at once (batched decoding), fp32 accumulation, on CUDA
-// cores or, for a row-major A, on tensor cores with the weights as the MMA's
+// cores or on tensor cores: for a row-major A with the weights as the MMA's
 // 16-row operand and up to 8 vectors as its 8 columns (cuBLAS puts the
-// vectors on the 16 rows, which wastes 15 of them for one vector). Operands are gemm.Matrix views of device buffers holding
+// vectors on the 16 rows, which wastes 15 of them for one vector); for a
+// transposed A with the vectors on the 16 rows and the weights as the 8
+// columns, paired along k in registers. Operands are gemm.Matrix views of device buffers holding
 // halves (go/f16 moves them between Go and the device).
 package gemv
 
@@ -34,9 +36,11 @@ type Instance struct {
 	SplitK           int
 	MaxBatch         int
 	Threads          int
-	// MMA marks the tensor-core kernel (row-major A only; the fields above
-	// from ThreadsPerOutput to RowsPerThread are zero): Warps split k, each
-	// with Tiles 16-row mma tiles and Unroll 32-wide k steps in flight.
+	// MMA marks the tensor-core kernel (the fields above from
+	// ThreadsPerOutput to RowsPerThread are zero): Warps split k. Row-major
+	// A: each warp with Tiles 16-row mma tiles and Unroll 32-wide k steps in
+	// flight. Transposed A: each warp with 64 outputs (Tiles 1) and Unroll
+	// 16-wide k steps in flight.
 	MMA    bool
 	Warps  int
 	Tiles  int
@@ -330,7 +334,7 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 // per warp never led (1-7% behind).
 func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 	if c.A != kernels.RowMajor {
-		return 8
+		return mmaOrderT(c, m, n)
 	}
 	if m < 2 && n > 2048 {
 		return 4
@@ -340,6 +344,30 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 		want = kernels.GEMVConfig{Warps: 8, Tiles: 1}
 	}
 	if c.Warps == want.Warps && c.Tiles == want.Tiles {
+		return -2
+	}
+	return -1
+}
+
+// mmaOrderT places a tensor-core instance for a transposed A
+// (kgen/hgemv_mma_t.cuh) TENTATIVELY, from its design, before any GPU
+// measurement; the lead re-ranks it from the H100 bench. Like the row-major
+// kernel it moves only A whatever the batch, where the CUDA-core kernels of
+// a transposed A measured 0.42-0.8x of the copy floor at 2 to 8 vectors: -2
+// for the tiling chosen by n, -1 for the others (ahead of every CUDA-core
+// kernel), and 4 (after the measured single-vector kernels) for one vector
+// at n > 2048. By n: 16 warps of unroll 2 up to 8192 outputs (a block owns
+// only 64 of them, so 128 blocks or fewer: more warps split k finer), else
+// 8 warps of unroll 2 (256 blocks and more, two per SM).
+func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
+	if m < 2 && n > 2048 {
+		return 4
+	}
+	want := kernels.GEMVConfig{Warps: 16, Unroll: 2}
+	if n > 8192 {
+		want = kernels.GEMVConfig{Warps: 8, Unroll: 2}
+	}
+	if c.Warps == want.Warps && c.Unroll == want.Unroll {
 		return -2
 	}
 	return -1

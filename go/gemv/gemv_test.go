@@ -104,8 +104,8 @@ func TestPickRule(t *testing.T) {
 }
 
 // TestPickTensorCores checks the measured place of the tensor-core
-// kernels: first for a row-major A with 2 to 8 vectors, the tiling by n;
-// for one vector only at n <= 2048; never for a transposed A.
+// kernels of a row-major A: first with 2 to 8 vectors, the tiling by n;
+// for one vector only at n <= 2048.
 func TestPickTensorCores(t *testing.T) {
 	tc := func(name string, warps, tiles int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, SplitK: 1,
@@ -128,9 +128,41 @@ func TestPickTensorCores(t *testing.T) {
 	assert.Equal(t, "w4t2", pick([]kernels.GEMV{r8, w4t2}, 8, 4096).Name, "any tensor-core tiling before the CUDA-core batch kernels")
 	assert.Equal(t, "w8t1", pick([]kernels.GEMV{r8, w8t1}, 12, 4096).Name, "9 to 16 vectors: two launches of either, tensor cores first")
 	assert.Less(t, mmaOrder(w8t1.Config, 8, 4096), mmaOrder(w4t2.Config, 8, 4096))
-	tr := w8t1
-	tr.Config.A = kernels.ColMajor
-	assert.Equal(t, 8, mmaOrder(tr.Config, 8, 4096), "a transposed A is not the kernel's (the spec refuses it)")
+}
+
+// TestPickTensorCoresT checks the tentative place of the tensor-core
+// kernels of a transposed A: first with 2 to 8 vectors (16 warps up to
+// n = 8192, then 8 warps of unroll 2), for one vector only at n <= 2048,
+// and without allocating.
+func TestPickTensorCoresT(t *testing.T) {
+	tc := func(name string, warps, unroll int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
+			MMA: true, Warps: warps, Tiles: 1, Unroll: unroll}}
+	}
+	w8u2, w16u2, w8u4 := tc("w8u2", 8, 2), tc("w16u2", 16, 2), tc("w8u4", 8, 4)
+	tx8 := kernels.GEMV{Info: kernels.Info{Name: "tx8"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, ThreadsPerOutput: 16,
+		OutputsPerBlock: 16, SplitK: 8, Vector: 8, XShared: true, XF32: true}}
+	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16,
+		OutputsPerBlock: 16, SplitK: 8, Vector: 8}}
+	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 1, ThreadsPerOutput: 32,
+		SplitK: 1, Vector: 8, XShared: true}}
+	all := []kernels.GEMV{xs, tsplit, tx8, w8u4, w8u2, w16u2}
+	for _, tc := range []struct {
+		m, n int
+		want string
+	}{
+		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w16u2"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
+		{1, 1024, "w16u2"}, {1, 2048, "w16u2"}, {1, 4096, "tsplit"}, {1, 16384, "xs"},
+	} {
+		assert.Equal(t, tc.want, pick(all, tc.m, tc.n).Name, "m = %d, n = %d", tc.m, tc.n)
+	}
+	assert.Equal(t, "w8u4", pick([]kernels.GEMV{tsplit, tx8, w8u4}, 4, 4096).Name, "any tensor-core tiling before the CUDA-core kernels")
+	rowMajor := func(c kernels.GEMV) bool { return c.Config.A == kernels.RowMajor }
+	_, ok := pickFrom(all, rowMajor, 8, 4096)
+	assert.False(t, ok, "a layout filter keeps the transposed kernels out")
+	colMajor := func(c kernels.GEMV) bool { return c.Config.A == kernels.ColMajor }
+	allocs := testing.AllocsPerRun(100, func() { pickFrom(all, colMajor, 8, 4096) })
+	assert.Zero(t, allocs, "pickFrom allocates")
 }
 
 // TestPickNamesTheChoice checks Pick against the pick rule for each layout.

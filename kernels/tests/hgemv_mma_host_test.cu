@@ -1,7 +1,8 @@
-// Tests for kernels/include/kgen/hgemv_mma.cuh (the tensor-core HGEMV). The
-// host part needs no GPU.
+// Tests for kernels/include/kgen/hgemv_mma.cuh and hgemv_mma_t.cuh (the
+// tensor-core HGEMV, layouts N and T). The host part needs no GPU.
 //
-// 1. emulate_on_host for several (warps, tiles, unroll, max batch) configs:
+// 1. emulate_on_host for several (warps, tiles, unroll, max batch) configs
+//    of each layout (layout T: x as the MMA's A operand, the weights as B):
 //    every lane through the kernel's own step loop and loads, each warp's
 //    MMAs from the PTX fragment definition (mma_host, which also checks that
 //    the lanes' fragments cover A and B exactly once), the kernel's
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "kgen/hgemv_mma.cuh"
+#include "kgen/hgemv_mma_t.cuh"
 
 namespace {
 
@@ -93,25 +95,30 @@ std::string describe(const char* cfg, const Case& c) {
   return b;
 }
 
+// A is n x k for layout N and k x n for layout T (trans); a_at(r, q) is
+// op(A)[r][q] either way.
 struct Problem {
   Buffer a, x, y;
   std::vector<uint16_t> y_before;
+  bool trans = false;
+  uint16_t& a_at(int r, int q) { return trans ? a.at(q, r) : a.at(r, q); }
 };
 
-Problem make_problem(const Case& c, std::mt19937& rng) {
+Problem make_problem(const Case& c, bool trans, std::mt19937& rng) {
   Problem p;
-  p.a = Buffer(c.n, c.k + c.lda_pad, c.a_off);
+  p.trans = trans;
+  p.a = trans ? Buffer(c.k, c.n + c.lda_pad, c.a_off) : Buffer(c.n, c.k + c.lda_pad, c.a_off);
   p.x = Buffer(c.m, c.k + c.ldx_pad, c.x_off);
   p.y = Buffer(c.m, c.n + c.ldy_pad, c.y_off);
   for (int r = 0; r < c.n; ++r)
-    for (int q = 0; q < c.k; ++q) p.a.at(r, q) = random_half(rng, c.fill);
+    for (int q = 0; q < c.k; ++q) p.a_at(r, q) = random_half(rng, c.fill);
   for (int i = 0; i < c.m; ++i)
     for (int q = 0; q < c.k; ++q) {
       uint16_t h = random_half(rng, c.fill);
       if (c.fill == kOverflow && i % 2) h |= 0x8000;  // odd vectors negative: -Inf too
       p.x.at(i, q) = h;
     }
-  if (c.fill == kNaN && c.k > 0) p.a.at(c.n / 2, c.k / 2) = 0x7e00;  // one row's results are NaN
+  if (c.fill == kNaN && c.k > 0) p.a_at(c.n / 2, c.k / 2) = 0x7e00;  // one row's results are NaN
   for (int i = 0; i < c.m; ++i)
     for (int r = 0; r < c.n; ++r) p.y.at(i, r) = c.beta == 0.f ? 0x7e00 : random_half(rng, kMixed);
   p.y_before = p.y.buf;
@@ -139,7 +146,7 @@ bool verify(const Case& c, Problem& p, const std::vector<uint16_t>& y_after, std
       double sum = 0, terms = 0;
       if (c.alpha != 0) {
         for (int q = 0; q < c.k; ++q) {
-          const double t = hd(p.a.at(r, q)) * hd(p.x.at(i, q));
+          const double t = hd(p.a_at(r, q)) * hd(p.x.at(i, q));
           sum += t;
           terms += fabs(t);
         }
@@ -195,12 +202,40 @@ struct DeviceBuffer {
   }
 };
 
+// Kern names a kernel's emulator and launcher and its layout: NKern for
+// kgen/hgemv_mma.cuh (A n x k), TKern for kgen/hgemv_mma_t.cuh (A k x n).
 template <class K>
+struct NKern {
+  static bool trans() { return false; }
+  template <class... P>
+  static int emulate(P... p) {
+    return kgen::hgemv_mma::emulate_on_host<K>(p...);
+  }
+  template <class... P>
+  static int launch(P... p) {
+    return kgen::hgemv_mma::launch<K>(p...);
+  }
+};
+
+template <class K>
+struct TKern {
+  static bool trans() { return true; }
+  template <class... P>
+  static int emulate(P... p) {
+    return kgen::hgemv_mma_t::emulate_on_host<K>(p...);
+  }
+  template <class... P>
+  static int launch(P... p) {
+    return kgen::hgemv_mma_t::launch<K>(p...);
+  }
+};
+
+template <class Kern>
 void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
-  Problem p = make_problem(c, rng);
+  Problem p = make_problem(c, Kern::trans(), rng);
   const std::vector<uint16_t> a_before = p.a.buf, x_before = p.x.buf;
   Buffer y = p.y;
-  const int st = kgen::hgemv_mma::emulate_on_host<K>(c.m, c.n, c.k, c.alpha, p.a.ptr(), p.a.ld, p.x.ptr(), p.x.ld,
+  const int st = Kern::emulate(c.m, c.n, c.k, c.alpha, p.a.ptr(), p.a.ld, p.x.ptr(), p.x.ld,
                                                      c.beta, y.ptr(), y.ld);
   std::string why;
   bool ok = st == KGEN_OK && verify(c, p, y.buf, &why) && p.a.buf == a_before && p.x.buf == x_before;
@@ -208,7 +243,7 @@ void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
   check(ok, describe(cfg, c) + ": " + why);
   if (!g_gpu) return;
   DeviceBuffer da(p.a), dx(p.x), dy(p.y);
-  const int sd = kgen::hgemv_mma::launch<K>(c.m, c.n, c.k, c.alpha, da.ptr(), p.a.ld, dx.ptr(), p.x.ld, c.beta,
+  const int sd = Kern::launch(c.m, c.n, c.k, c.alpha, da.ptr(), p.a.ld, dx.ptr(), p.x.ld, c.beta,
                                             dy.ptr(), p.y.ld, nullptr);
   const cudaError_t e = cudaDeviceSynchronize();
   why.clear();
@@ -217,7 +252,7 @@ void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
   check(ok, std::string("GPU ") + describe(cfg, c) + ": " + why);
 }
 
-template <class K>
+template <class Kern>
 void test_config(const char* cfg, std::mt19937& rng) {
   // {m, n, k, alpha, beta, a_off, x_off, y_off, lda_pad, ldx_pad, ldy_pad, fill}
   const Case cases[] = {
@@ -247,6 +282,15 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {8, 40, 100, 1.f, 0.f, 0, 0, 0, 0, 1, 0, kMixed},
       {5, 41, 203, 1.f, 0.f, 4, 2, 7, 4, 2, 1, kMixed},
       {8, 24, 96, 1.f, 0.f, 8, 8, 0, 8, 8, 8, kMixed},
+      // Layout T's 64-output blocks: whole ones on the vector path (x 8 but
+      // not 16 bytes aligned too), an n tail after them, and each operand
+      // misaligned in turn (for layout N most of these are element paths).
+      {8, 4096, 100, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {2, 200, 4095, 1.f, 0.5f, 0, 4, 0, 0, 0, 0, kMixed},
+      {3, 128, 100, 1.f, 0.f, 1, 0, 0, 0, 0, 0, kMixed},
+      {3, 128, 100, 1.f, 0.f, 0, 2, 0, 0, 0, 0, kMixed},
+      {3, 128, 100, 1.f, 0.f, 0, 0, 0, 0, 2, 0, kMixed},
+      {8, 128, 100, 1.f, 0.f, 0, 0, 0, 1, 0, 0, kMixed},
       // k == 0 and alpha == 0: y = beta * y (zeros over NaN when beta == 0).
       {3, 17, 0, 1.f, 2.f, 0, 0, 0, 0, 0, 0, kMixed},
       {3, 17, 0, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
@@ -256,17 +300,16 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {3, 9, 40, 1e30f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
       {4, 19, 70, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kNaN},
   };
-  for (const Case& c : cases) run_case<K>(cfg, c, rng);
+  for (const Case& c : cases) run_case<Kern>(cfg, c, rng);
 }
 
-template <class K>
+template <class Kern>
 void test_launch_checks(const char* cfg) {
-  using kgen::hgemv_mma::emulate_on_host;
   uint16_t a[64] = {}, x[64] = {}, y[64];
   for (auto& v : y) v = kSentinel;
   const std::string at = std::string(" (") + cfg + ")";
   auto emu = [&](int m, int n, int k, const uint16_t* ap, int64_t lda, const uint16_t* xp, int64_t ldx, uint16_t* yp,
-                 int64_t ldy) { return emulate_on_host<K>(m, n, k, 1.f, ap, lda, xp, ldx, 0.f, yp, ldy); };
+                 int64_t ldy) { return Kern::emulate(m, n, k, 1.f, ap, lda, xp, ldx, 0.f, yp, ldy); };
   check(emu(-1, 4, 4, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative m accepted" + at);
   check(emu(1, -1, 4, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative n accepted" + at);
   check(emu(1, 4, -1, a, 4, x, 4, y, 4) == KGEN_ERR_NEGATIVE_DIM, "negative k accepted" + at);
@@ -283,20 +326,23 @@ void test_launch_checks(const char* cfg) {
   for (auto v : y) untouched = untouched && v == kSentinel;
   check(untouched, "a rejected call wrote y" + at);
   y[0] = float_to_half(3.f);
-  check(kgen::hgemv_mma::emulate_on_host<K>(1, 1, 0, 1.f, nullptr, 0, nullptr, 0, 2.f, y, 1) == KGEN_OK &&
+  check(Kern::emulate(1, 1, 0, 1.f, nullptr, 0, nullptr, 0, 2.f, y, 1) == KGEN_OK &&
             y[0] == float_to_half(6.f),
         "k == 0 is not beta * y" + at);
   if (!g_gpu) return;
   uint16_t* d = nullptr;
   cudaMalloc(&d, 256);
-  check(kgen::hgemv_mma::launch<K>(9, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == kgen::hgemv_mma::kErrBatch,
+  check(Kern::launch(9, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == kgen::hgemv_mma::kErrBatch,
         "GPU: m = 9 accepted" + at);
-  check(kgen::hgemv_mma::launch<K>(1, 4, 4, 1.f, d, 3, d, 4, 0.f, d, 4, nullptr) == KGEN_ERR_LEADING_DIM,
+  check(Kern::launch(1, 4, 4, 1.f, d, 3, d, 4, 0.f, d, 4, nullptr) == KGEN_ERR_LEADING_DIM,
         "GPU: small lda accepted" + at);
-  check(kgen::hgemv_mma::launch<K>(0, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == KGEN_OK,
+  check(Kern::launch(0, 4, 4, 1.f, d, 4, d, 4, 0.f, d, 4, nullptr) == KGEN_OK,
         "GPU: m == 0 is not a no-op" + at);
   cudaFree(d);
 }
+
+template <int WARPS, int UNROLL, int MAX_BATCH>
+using TConfig = kgen::hgemv_mma_t::Config<WARPS, UNROLL, MAX_BATCH>;
 
 }  // namespace
 
@@ -309,7 +355,7 @@ int main() {
   }
   std::mt19937 rng(20241124);
   using kgen::hgemv_mma::Config;
-#define CFG(name, ...) test_config<Config<__VA_ARGS__>>(name, rng)
+#define CFG(name, ...) test_config<NKern<Config<__VA_ARGS__>>>(name, rng)
   // The spec's tilings, then odd ones: one warp, unroll 1 and 3 (remainders
   // of every length), three tiles, smaller batches (several passes).
   CFG("w8 t1 u4 m8", 8, 1, 4, 8);
@@ -321,8 +367,21 @@ int main() {
   CFG("w3 t1 u5 m2", 3, 1, 5, 2);
   CFG("w8 t1 u4 m1", 8, 1, 4, 1);
 #undef CFG
-  test_launch_checks<Config<8, 1, 4, 8>>("w8 t1 u4 m8");
-  test_launch_checks<Config<4, 2, 2, 1>>("w4 t2 u2 m1");
+  // Layout T (kgen/hgemv_mma_t.cuh): the spec's tilings, then one warp,
+  // unroll 1, 3 and 5, smaller batches.
+#define TCFG(name, ...) test_config<TKern<TConfig<__VA_ARGS__>>>(name, rng)
+  TCFG("t w8 u2 m8", 8, 2, 8);
+  TCFG("t w16 u2 m8", 16, 2, 8);
+  TCFG("t w8 u4 m8", 8, 4, 8);
+  TCFG("t w1 u3 m8", 1, 3, 8);
+  TCFG("t w3 u1 m4", 3, 1, 4);
+  TCFG("t w2 u5 m2", 2, 5, 2);
+  TCFG("t w8 u2 m1", 8, 2, 1);
+#undef TCFG
+  test_launch_checks<NKern<Config<8, 1, 4, 8>>>("w8 t1 u4 m8");
+  test_launch_checks<NKern<Config<4, 2, 2, 1>>>("w4 t2 u2 m1");
+  test_launch_checks<TKern<TConfig<8, 2, 8>>>("t w8 u2 m8");
+  test_launch_checks<TKern<TConfig<4, 2, 1>>>("t w4 u2 m1");
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

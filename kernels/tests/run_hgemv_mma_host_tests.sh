@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds and runs the tests of the tensor-core fp16 GEMV (kgen/hgemv_mma.cuh):
+# Builds and runs the tests of the tensor-core fp16 GEMV (kgen/hgemv_mma.cuh,
+# layout N, and kgen/hgemv_mma_t.cuh, layout T):
 #   kernels/tests/run_hgemv_mma_host_tests.sh
 # Without a GPU it runs the host emulation (the kernel's step loop and loads
 # per lane, each warp's mma.sync emulated from its PTX fragment layout) and

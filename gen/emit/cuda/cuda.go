@@ -123,9 +123,18 @@ var hgemvMMA = opConfig{
 	config: emit.Template("hgemvmma.config", `struct Config : kgen::hgemv_mma::Config</*warps*/ {{.P.Warps}}, /*tiles*/ {{.P.Tiles}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}> {};`, funcs),
 }
 
+// hgemvMMAT is the GEMV config of tensor-core instances of layout t (x as
+// the mma's A operand, the weights as B; tiles is 1 there).
+var hgemvMMAT = opConfig{
+	header: "kgen/hgemv_mma_t.cuh", namespace: "kgen::hgemv_mma_t",
+	describe: emit.Template("hgemvmmat.describe", `fp16 GEMV on tensor cores (mma.sync m16n8k16: up to 16 vectors x 8 outputs of A^T), y = alpha * A^T * x + beta * y, A k x n row-major, {{.In.Types.Acc}} accumulation;
+// {{.P.Warps}} warps splitting k, 64 outputs per block, {{.P.Unroll}} steps of 16 k in flight, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
+	config: emit.Template("hgemvmmat.config", `struct Config : kgen::hgemv_mma_t::Config</*warps*/ {{.P.Warps}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}> {};`, funcs),
+}
+
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs
 // the fp16 one, for ladder steps the ladder's, for tensor-core GEMVs
-// hgemvMMA.
+// hgemvMMA (layout n) or hgemvMMAT (layout t).
 func configFor(in ir.Instance) (opConfig, bool) {
 	if p := in.Gemm(); p != nil && p.MMA {
 		return hgemm, true
@@ -134,6 +143,9 @@ func configFor(in ir.Instance) (opConfig, bool) {
 		return ladder, true
 	}
 	if p, ok := in.Params.(*ir.GemvParams); ok && p.MMA {
+		if p.ALayout == ir.ColMajor {
+			return hgemvMMAT, true
+		}
 		return hgemvMMA, true
 	}
 	cfg, ok := configs[in.Op]

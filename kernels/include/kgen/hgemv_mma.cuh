@@ -1,5 +1,5 @@
 // The fp16 GEMV on tensor cores that every hgemvtc instance instantiates,
-// layout N only:
+// layout N only (layout T: kgen/hgemv_mma_t.cuh, which shares mma_host):
 //   y[i][r] = alpha * sum_c A[r][c] * x[i][c] + beta * y[i][r],  i < m, r < n,
 // A n x k row-major (lda >= k), x m x k (ldx), y m x n (ldy), all IEEE fp16
 // bits; fp32 accumulation, alpha and beta applied in fp32, one

@@ -1,0 +1,467 @@
+// The fp16 GEMV on tensor cores for a transposed A (layout T), which every
+// tensor-core gemv instance of layout t (family hgemvtct) instantiates:
+//   y[i][c] = alpha * sum_r A[r][c] * x[i][r] + beta * y[i][c],  i < m, c < n,
+// A k x n row-major (lda >= n: output c reads column c, the outputs lie
+// along A's contiguous rows), x m x k (ldx), y m x n (ldy), all IEEE fp16
+// bits; fp32 accumulation, alpha and beta applied in fp32, one
+// round-to-nearest-even conversion per result (overflow gives +-Inf, NaN
+// propagates). Same contract, launcher signature and error codes as
+// kgen/hgemv.cuh and kgen/hgemv_mma.cuh: m > 8 is kErrBatch, m > MAX_BATCH
+// runs as blockIdx.z passes, beta == 0 never reads y, alpha == 0 reads
+// neither A nor x.
+//
+// Operands. kgen/hgemv_mma.cuh puts the weights on the MMA's A operand,
+// which needs pairs of halves along k from one row of A: here those pairs
+// are 2 * lda apart. So the roles swap: x is the A operand (16 rows, the
+// vectors, rows past the pass's vectors zero: half of each MMA is wasted,
+// which costs nothing while the kernel only moves A) and the weights are the
+// B operand, 16 k x 8 outputs per mma.sync.m16n8k16.row.col.f32.f16.f16.f32.
+//
+// Fragment mapping. With g = lane / 4 and t = lane % 4 the PTX ISA defines
+//   A regs: a0 = A[g][2t, 2t+1]  a1 = A[g+8][2t, 2t+1]
+//           a2 = A[g][2t+8, 2t+9]  a3 = A[g+8][2t+8, 2t+9]
+//   B regs: b0 = B[2t, 2t+1][g]  b1 = B[2t+8, 2t+9][g]
+//   C regs: c0, c1 = C[g][2t, 2t+1]  c2, c3 = C[g+8][2t, 2t+1]
+// (two halves a register, the lower index in the low 16 bits). A step is 16
+// real k from k0 and the 64 outputs n0 .. n0 + 63 of the warp; lane (g, t)
+//   loads 16 bytes (8 outputs n0 + 8g .. n0 + 8g + 7) of each of the rows
+//   k0 + 4t + q, q = 0..3, and 8 bytes of x vector g at k0 + 4t .. + 3;
+//   k: fragment slot 2t + e holds real k0 + 4t + e and slot 2t + 8 + e real
+//   k0 + 4t + 2 + e (e = 0, 1), in A and B alike; over t, e and the two
+//   halves that is 4t + 2h + e, each of 0..15 once;
+//   n: MMA j (j = 0..7) takes B column g = output n0 + 8g + j, so b0 pairs
+//   rows q = 0, 1 and b1 rows q = 2, 3 at the lane's output j: one PRMT
+//   (__byte_perm) each, from the words the 16-byte loads gave;
+//   a0 = x words 0, a2 = x word 1, a1 = a3 = 0, the same for the 8 MMAs;
+//   c0, c1 of MMA j are vector g at outputs n0 + 8(2t) + j, n0 + 8(2t+1) + j;
+//   c2, c3 (vectors g + 8, zero) are discarded.
+// (j, column) -> n0 + 8 column + j is a bijection of 8 x 8 onto the 64
+// outputs, and the k slots one onto 16 real k: every (k, n) of the step
+// meets x[., k] exactly once. A warp's step reads 16 rows x 128 contiguous
+// bytes: whole sectors.
+//
+// Parallelism. A block owns 64 outputs; its WARPS warps split k (in-block
+// split-K: a column strip of 64 has few blocks at small n, 64 at n = 4096)
+// in contiguous runs of 16-wide steps, each issuing UNROLL steps' loads (64
+// bytes of A a step per lane) before their MMAs. The warps' C fragments meet
+// in shared memory, where each output sums them in warp order (the same
+// result run to run), applies alpha and beta in fp32 and rounds once.
+//
+// Edges. Outputs past n are loaded as zeros and never stored; vectors past
+// the pass's mb are zeros, never loaded or stored. 16-byte loads of A and
+// 8-byte loads of x are used for whole steps of a block whose 64 outputs lie
+// inside n, when A, x, lda and ldx allow them (Args::vec); the k tail, the
+// last column block and every step when they do not load the same groups
+// element by element, zeros past k and n: the same fragment mapping.
+//
+// Device code and the host emulation (emulate_on_host, used by
+// kernels/tests/hgemv_mma_host_test.cu) share everything but the MMA: the
+// step loop (warp_loop) hands each step's operands to a sink, which on the
+// device issues the 8 mma.sync and on the host records them; the emulator
+// runs the MMAs warp-wide through kgen::hgemv_mma::mma_host (the PTX
+// fragment definition).
+#pragma once
+
+#include <assert.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <vector>
+
+#include "kgen/hgemv_mma.cuh"
+
+namespace kgen {
+namespace hgemv_mma_t {
+
+using hgemv::cmax;
+using hgemv::cmin;
+using hgemv::float_to_half;
+using hgemv::half_to_float;
+using hgemv::kErrBatch;
+using hgemv::kMaxM;
+using hgemv::load_scalar;
+using hgemv::load_vec;
+
+constexpr int kStepK = 16;  // k of one step: one MMA k16
+constexpr int kCols = 64;   // outputs of a warp (and a block): 8 MMAs of n8
+
+template <int WARPS_, int UNROLL_, int MAX_BATCH_>
+struct Config {
+  static constexpr int kWarps = WARPS_;
+  static constexpr int kUnroll = UNROLL_;  // steps whose loads are in flight together
+  static constexpr int kBatch = MAX_BATCH_;
+  static constexpr int kThreads = 32 * WARPS_;
+  // The warps' C fragments: [warp][vector][output], 512 floats a warp.
+  static constexpr int kRedFloats = WARPS_ * 8 * kCols;
+  static_assert(WARPS_ >= 1 && WARPS_ <= 32, "warps per block is 1 to 32");
+  static_assert(UNROLL_ >= 1 && UNROLL_ <= 8, "unroll is 1 to 8 steps");
+  static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
+  static_assert(kRedFloats * 4 <= 48 * 1024, "the reduction buffer exceeds 48 KiB of shared memory");
+  // Registers: a step is 4 x 4 + 2 words per lane, UNROLL of them in flight,
+  // plus 16 live accumulators (c2, c3 are discarded): allow 128 (512
+  // resident threads per SM), as kgen/hgemv_mma.cuh does.
+  static constexpr int kMinBlocks = cmax(1, 512 / kThreads);
+};
+
+struct Args {
+  const uint16_t* a;
+  const uint16_t* x;
+  uint16_t* y;
+  int64_t lda, ldx, ldy;
+  int m, n, k;  // k is 0 when alpha == 0 (A and x are then not read)
+  float alpha, beta;
+  bool vec;  // A and lda allow 16-byte loads, x and ldx 8-byte ones
+};
+
+struct Block {
+  int col0;  // first output (column of A) of the block
+  int z;     // batch pass: vectors z * MAX_BATCH ...
+  int mb;    // vectors in this pass, 1..MAX_BATCH
+  bool full; // all 64 outputs inside n
+};
+
+template <class K>
+__host__ __device__ inline Block block_of(const Args& a, int bx, int bz) {
+  const int c0 = bx * kCols;
+  return Block{c0, bz, cmin(K::kBatch, a.m - bz * K::kBatch), a.n - c0 >= kCols};
+}
+
+// warp_range is the k range [k0, k1) of warp w: a contiguous run of whole
+// steps (the last warp with work may end in the k tail); warps past the end
+// get k0 == k1.
+template <class K>
+__host__ __device__ inline hgemv_mma::Range warp_range(int k, int w) {
+  const int steps = (k + kStepK - 1) / kStepK;
+  const int per = (steps + K::kWarps - 1) / K::kWarps;
+  const int64_t k0 = static_cast<int64_t>(w) * per * kStepK, k1 = k0 + static_cast<int64_t>(per) * kStepK;
+  return hgemv_mma::Range{static_cast<int>(k0 < k ? k0 : k), static_cast<int>(k1 < k ? k1 : k)};
+}
+
+// Lane is where a lane reads: A at its 8 outputs (row 0; `navail` of them
+// inside n, none read when navail <= 0), x vector g (null past mb), and t.
+struct Lane {
+  const uint16_t* a;
+  const uint16_t* x;
+  int navail;
+  int t;
+};
+
+template <class K>
+__host__ __device__ __forceinline__ Lane lane_of(const Args& a, const Block& b, int lane) {
+  const int g = lane / 4;
+  const int c = b.col0 + 8 * g;
+  Lane l;
+  l.t = lane % 4;
+  l.navail = cmin(8, a.n - c);
+  l.a = a.a + (l.navail > 0 ? c : 0);  // not read when navail <= 0
+  l.x = g < b.mb ? a.x + static_cast<int64_t>(b.z * K::kBatch + g) * a.ldx : nullptr;
+  return l;
+}
+
+// Step is one lane's operands of one step at k = c: 8 halves (4 words) of
+// each row c + 4t + q (q = 0..3) at the lane's outputs, and x vector g at
+// c + 4t .. c + 4t + 3 (2 words).
+struct Step {
+  uint32_t a[4][4];
+  uint32_t x[2];
+};
+
+// load_step loads lane's operands of the step at k = c, with `avail` of its
+// 16 k inside the warp's range (16 for whole steps). VEC: one 16-byte load a
+// row and an 8-byte load of x (the block is full, A, x, lda and ldx
+// aligned); else element by element, zeros past k, n and mb.
+template <bool VEC>
+__host__ __device__ __forceinline__ void load_step(const Lane& l, int64_t lda, int c, int avail, Step& s) {
+  const int r = 4 * l.t;
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const uint16_t* p = l.a + (static_cast<int64_t>(c) + r + q) * lda;
+    if (VEC) {
+      load_vec<8>(p, s.a[q]);
+    } else if (l.navail > 0 && r + q < avail) {
+      load_scalar<8>(p, l.navail, s.a[q]);
+    } else {
+      s.a[q][0] = s.a[q][1] = s.a[q][2] = s.a[q][3] = 0;
+    }
+  }
+  if (l.x == nullptr) {
+    s.x[0] = s.x[1] = 0;
+  } else if (VEC) {
+    load_vec<4>(l.x + c + r, s.x);
+  } else {
+    load_scalar<4>(l.x + c + r, avail - r, s.x);
+  }
+}
+
+// pair(u, v, hi) is the word {low: half hi of u, high: half hi of v}: one
+// PRMT on the device (selectors 0x5410 and 0x7632).
+__host__ __device__ __forceinline__ uint32_t pair(uint32_t u, uint32_t v, int hi) {
+#ifdef __CUDA_ARCH__
+  return __byte_perm(u, v, hi ? 0x7632 : 0x5410);
+#else
+  return hi ? (u >> 16) | (v & 0xffff0000u) : (u & 0xffffu) | (v << 16);
+#endif
+}
+
+// The operands of MMA j of a step, in the PTX register order (file comment):
+// A is x (rows past 8 zero), B column g is output 8g + j of the lane's group.
+__host__ __device__ __forceinline__ void frag_a(const Step& s, uint32_t (&r)[4]) {
+  r[0] = s.x[0];
+  r[1] = 0;
+  r[2] = s.x[1];
+  r[3] = 0;
+}
+
+__host__ __device__ __forceinline__ void frag_b(const Step& s, int j, uint32_t (&r)[2]) {
+  r[0] = pair(s.a[0][j / 2], s.a[1][j / 2], j % 2);
+  r[1] = pair(s.a[2][j / 2], s.a[3][j / 2], j % 2);
+}
+
+// warp_loop walks lane's k range of warp w step by step and hands every
+// step's operands, in order, to sink: whole steps UNROLL at a time (all
+// their loads issued before the first is used), then the last 1 to
+// UNROLL - 1 whole steps likewise, then the k tail. Every lane of a warp
+// makes the same calls (the range is the warp's), as mma.sync needs.
+#pragma nv_exec_check_disable
+template <class K, bool VEC, class Sink>
+__host__ __device__ __forceinline__ void warp_loop(const Args& a, const Block& b, int w, int lane, Sink& sink) {
+  // The element-by-element path keeps one step in flight (its 36 loads a
+  // step would set the register count of the whole kernel).
+  constexpr int U = VEC ? K::kUnroll : 1;
+  const hgemv_mma::Range r = warp_range<K>(a.k, w);
+  const Lane l = lane_of<K>(a, b, lane);
+  const int whole = (r.k1 - r.k0) / kStepK;
+  int c = r.k0;
+  int s = 0;
+#pragma unroll 1
+  for (; s + U <= whole; s += U, c += U * kStepK) {
+    Step st[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) load_step<VEC>(l, a.lda, c + u * kStepK, kStepK, st[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) sink(st[u]);
+  }
+  if constexpr (U > 1) {
+    if (s < whole) {
+      const int cnt = whole - s;
+      Step st[U - 1];
+#pragma unroll
+      for (int u = 0; u < U - 1; ++u) {
+        if (u < cnt) load_step<VEC>(l, a.lda, c + u * kStepK, kStepK, st[u]);
+      }
+#pragma unroll
+      for (int u = 0; u < U - 1; ++u) {
+        if (u < cnt) sink(st[u]);
+      }
+      c += cnt * kStepK;
+    }
+  }
+  if (c < r.k1) {
+    Step st;
+    load_step<false>(l, a.lda, c, r.k1 - c, st);
+    sink(st);
+  }
+}
+
+// Acc is one lane's live C registers: c0, c1 of each of the 8 MMAs.
+struct Acc {
+  float c[8][2];
+};
+
+// red_write puts warp w's results in red[w][vector][output]: c0, c1 of
+// MMA j are vector g at outputs 16t + j and 16t + 8 + j.
+__host__ __device__ __forceinline__ void red_write(int w, int lane, const Acc& acc, float* red) {
+  float* p = red + (w * 8 + lane / 4) * kCols + 16 * (lane % 4);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) {
+    p[j] = acc.c[j][0];
+    p[8 + j] = acc.c[j][1];
+  }
+}
+
+// red_finish makes output o of the block (o < 512: vector o / 64, output
+// o % 64; adjacent o, adjacent outputs of y): the sum over warps in warp
+// order, then alpha and beta in fp32, rounded once.
+template <class K>
+__host__ __device__ __forceinline__ void red_finish(const Args& a, const Block& b, int o, const float* red) {
+  const int i = o / kCols, c = b.col0 + o % kCols;
+  if (c >= a.n || i >= b.mb) return;
+  float s = 0.f;
+  for (int w = 0; w < K::kWarps; ++w) s += red[w * 8 * kCols + o];
+  uint16_t* yp = a.y + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldy + c;
+  const float out = a.beta == 0.f ? a.alpha * s : fmaf(a.alpha, s, a.beta * half_to_float(*yp));
+  *yp = float_to_half(out);
+}
+
+// ---------------------------------------------------------------------------
+// The kernel.
+
+#ifdef __CUDACC__
+#ifdef __CUDA_ARCH__
+// mma_x issues one MMA with C = {c0, c1, 0, 0} and keeps c0, c1 of D: rows
+// 8..15 (vectors 8..15) are zero and their registers stay dead.
+__device__ __forceinline__ void mma_x(float (&c)[2], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+#if __CUDA_ARCH__ >= 800
+  [[maybe_unused]] float d2, d3;
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};\n"
+      : "=f"(c[0]), "=f"(c[1]), "=f"(d2), "=f"(d3)
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(0.f), "f"(0.f));
+#else
+  __trap();  // sm_80 and later only (gen/spec refuses older archs)
+#endif
+}
+
+// MmaSink issues each step's 8 MMAs into the lane's C registers.
+struct MmaSink {
+  Acc acc;
+  __device__ __forceinline__ void operator()(const Step& s) {
+    uint32_t fa[4];
+    frag_a(s, fa);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      uint32_t fb[2];
+      frag_b(s, j, fb);
+      mma_x(acc.c[j], fa, fb);
+    }
+  }
+};
+#endif
+
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_t_kernel(Args a) {
+#ifdef __CUDA_ARCH__
+  __shared__ __align__(16) float red[K::kRedFloats];
+  const Block b = block_of<K>(a, blockIdx.x, blockIdx.z);
+  const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  MmaSink sink;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) sink.acc.c[j][0] = sink.acc.c[j][1] = 0.f;
+  // The branch is uniform over the block: only the last column block (and
+  // misaligned operands) take the element path.
+  if (a.vec && b.full) {
+    warp_loop<K, true>(a, b, w, lane, sink);
+  } else {
+    warp_loop<K, false>(a, b, w, lane, sink);
+  }
+  red_write(w, lane, sink.acc, red);
+  __syncthreads();
+  for (int o = threadIdx.x; o < 8 * kCols; o += K::kThreads) red_finish<K>(a, b, o, red);
+#endif
+}
+#endif
+
+// ---------------------------------------------------------------------------
+// Host side: argument checks and the launch plan, shared by launch() and the
+// emulator. The same checks, in the same order, as kgen::hgemv::plan for
+// layout T.
+
+constexpr int kNothingToDo = 1;
+
+struct Plan {
+  Args args;
+  int grid_x, grid_z;
+};
+
+template <class K>
+inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+                float beta, uint16_t* y, int64_t ldy, Plan* p) {
+  if (m < 0 || n < 0 || k < 0) return KGEN_ERR_NEGATIVE_DIM;
+  if (m > kMaxM) return kErrBatch;
+  if (k > 0 && n > 0 && lda < n) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && k > 0 && ldx < k) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && n > 0 && ldy < n) return KGEN_ERR_LEADING_DIM;
+  if (m == 0 || n == 0) return kNothingToDo;
+  if (y == nullptr || (k > 0 && (a == nullptr || x == nullptr))) return KGEN_ERR_NULL_POINTER;
+  Args& g = p->args;
+  g.a = a, g.x = x, g.y = y;
+  g.lda = lda, g.ldx = ldx, g.ldy = ldy;
+  g.m = m, g.n = n;
+  g.k = alpha == 0.f ? 0 : k;  // alpha == 0: y = beta * y, A and x unread (BLAS)
+  g.alpha = alpha, g.beta = beta;
+  g.vec = reinterpret_cast<uintptr_t>(a) % 16 == 0 && lda % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 8 == 0 &&
+          ldx % 4 == 0;
+  p->grid_x = (n + kCols - 1) / kCols;  // n < 2^31: fits
+  p->grid_z = (m + K::kBatch - 1) / K::kBatch;
+  return KGEN_OK;
+}
+
+#ifdef __CUDACC__
+// launch checks the arguments and starts the kernel on stream. Pointers are
+// device pointers to fp16 bits. It returns KGEN_OK, a negative KGEN_ERR_*
+// code (kErrBatch for m > 8), or the cudaError_t of the launch.
+template <class K>
+int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+           float beta, uint16_t* y, int64_t ldy, cudaStream_t stream) {
+  Plan p;
+  const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
+  if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
+  const dim3 grid(static_cast<unsigned>(p.grid_x), 1, static_cast<unsigned>(p.grid_z));
+  hgemv_mma_t_kernel<K><<<grid, K::kThreads, 0, stream>>>(p.args);
+  return static_cast<int>(cudaGetLastError());
+}
+#endif
+
+// ---------------------------------------------------------------------------
+// Host emulation.
+
+// HostSink records a lane's steps; the emulator replays them warp-wide.
+struct HostSink {
+  std::vector<Step> steps;
+  void operator()(const Step& s) { steps.push_back(s); }
+};
+
+// emulate_on_host runs the kernel on the host, block by block: each lane of
+// each warp through warp_loop (the device's step schedule, loads and
+// tails), the warp's 8 MMAs a step through hgemv_mma::mma_host, then the
+// shared-memory reduction, thread by thread. Pointers are host pointers.
+template <class K>
+int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
+                    float beta, uint16_t* y, int64_t ldy) {
+  Plan p;
+  const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
+  if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
+  const Args& args = p.args;
+  std::vector<float> red(K::kRedFloats);
+  std::vector<HostSink> sinks(32);
+  for (int bz = 0; bz < p.grid_z; ++bz) {
+    for (int bx = 0; bx < p.grid_x; ++bx) {
+      const Block b = block_of<K>(args, bx, bz);
+      for (float& v : red) v = std::numeric_limits<float>::quiet_NaN();  // a result never written shows up as NaN
+      for (int w = 0; w < K::kWarps; ++w) {
+        for (int lane = 0; lane < 32; ++lane) {
+          sinks[lane].steps.clear();
+          if (args.vec && b.full) {
+            warp_loop<K, true>(args, b, w, lane, sinks[lane]);
+          } else {
+            warp_loop<K, false>(args, b, w, lane, sinks[lane]);
+          }
+          assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
+        }
+        float c[8][32][4] = {};
+        for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
+          for (int j = 0; j < 8; ++j) {
+            uint32_t fa[32][4], fb[32][2];
+            for (int lane = 0; lane < 32; ++lane) {
+              frag_a(sinks[lane].steps[s], fa[lane]);
+              frag_b(sinks[lane].steps[s], j, fb[lane]);
+            }
+            // The device starts every MMA from c2 = c3 = 0 (mma_x).
+            for (int lane = 0; lane < 32; ++lane) c[j][lane][2] = c[j][lane][3] = 0.f;
+            hgemv_mma::mma_host(fa, fb, c[j]);
+          }
+        }
+        for (int lane = 0; lane < 32; ++lane) {
+          Acc acc;
+          for (int j = 0; j < 8; ++j) acc.c[j][0] = c[j][lane][0], acc.c[j][1] = c[j][lane][1];
+          red_write(w, lane, acc, red.data());
+        }
+      }
+      for (int o = 0; o < 8 * kCols; ++o) red_finish<K>(args, b, o, red.data());
+    }
+  }
+  return KGEN_OK;
+}
+
+}  // namespace hgemv_mma_t
+}  // namespace kgen
