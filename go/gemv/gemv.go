@@ -350,19 +350,17 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 }
 
 // mmaOrderT places a tensor-core instance for a transposed A
-// (kgen/hgemv_mma_t.cuh) TENTATIVELY, from its design, before any GPU
-// measurement; the lead re-ranks it from the H100 bench. Like the row-major
-// kernel it moves only A whatever the batch, where the CUDA-core kernels of
-// a transposed A measured 0.42-0.8x of the copy floor at 2 to 8 vectors: -2
-// for the tiling chosen by n, -1 for the others (ahead of every CUDA-core
-// kernel), and 4 (after the measured single-vector kernels) for one vector
-// at n > 2048. By n: 16 warps of unroll 2 up to 8192 outputs (a block owns
-// only 64 of them, so 128 blocks or fewer: more warps split k finer), else
-// 8 warps of unroll 2 (256 blocks and more, two per SM).
+// (kgen/hgemv_mma_t.cuh): -2 for the tiling that led at n, -1 for the others,
+// ahead of every CUDA-core kernel for any number of vectors. The H100 bench
+// (2026-11-23, bench/results/h100-2026-11-23-session3.md) measured it
+// ahead at every shape it ran (n = 4096, 11008, 14336; 1 to 8 vectors):
+// 0.67-0.92x of the copy floor against 0.42-0.88x, and the old kernels'
+// time grew with the vectors, its does not. By n: 16 warps of unroll 2 up
+// to 8192 outputs (a block owns 64 outputs, so 64 blocks at n = 4096: more
+// warps split k finer; 5-20% ahead of 8 warps there), else 8 warps of
+// unroll 2 (172+ blocks; 10-12% ahead of 16 warps at n = 11008 and 14336).
+// Shapes up to n = 2048 were not measured with these kernels yet.
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
-	if m < 2 && n > 2048 {
-		return 4
-	}
 	want := kernels.GEMVConfig{Warps: 16, Unroll: 2}
 	if n > 8192 {
 		want = kernels.GEMVConfig{Warps: 8, Unroll: 2}
