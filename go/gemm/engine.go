@@ -102,6 +102,17 @@ type Engine struct {
 	ws   map[*cuda.Stream]*cuda.Buffer
 }
 
+// VectorElems is how many elements of dt make the kernels' 16-byte vector
+// access: shapes whose dimensions are not multiples of it take slower
+// element-wise paths, which the dispatch table treats as a class of its own
+// (tuning.SelectAligned).
+func VectorElems(dt DType) int {
+	if dt == F16 {
+		return 8
+	}
+	return 4
+}
+
 // rankKey groups the instances that compete for one problem.
 type rankKey struct {
 	dt   DType
@@ -426,7 +437,7 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 }
 
 // choose finds the instance named name, or for an empty name the one that
-// suits the problem: the instance tuning.Select predicts fastest at
+// suits the problem: the instance tuning.SelectAligned predicts fastest at
 // M x N x K from the device's measured table, when it has one for the
 // heuristic's family and the layouts; otherwise the heuristic: the first tiling in ranking order that
 // gives every multiprocessor at least one block, else the one giving the
@@ -459,7 +470,7 @@ func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels
 	if grid == nil {
 		return h, c, nil
 	}
-	best, ok := tuning.Select(grid, m, n, k)
+	best, ok := tuning.SelectAligned(grid, m, n, k, VectorElems(dt))
 	if !ok {
 		return h, c, nil
 	}

@@ -75,54 +75,107 @@ func Find(tables []Table, gpu string, arch int) *Table {
 // both, while a far corner of the grid does not blur the prediction.
 const Neighbours = 4
 
-// Select returns the instance predicted fastest for M x N x K (dimensions
-// below 1 count as 1); ok is false for a grid without a measured point.
+// Select is SelectAligned without alignment classes (align 1): every
+// shape and point counts as aligned.
+func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(g, m, n, k, 1) }
+
+// SelectAligned returns the instance predicted fastest for M x N x K
+// (dimensions below 1 count as 1); ok is false for a grid without a
+// measured point. A shape is aligned when M, N and K are multiples of
+// align: the element count of a kernel's vector access (16 bytes: 4 floats,
+// 8 halves), below which the GEMM kernels take their element-wise path.
 //
 // At a measured shape it is the measured fastest. Elsewhere each instance's
 // efficiency (flops per millisecond, roughly flat where a kernel suits the
 // shape, falling off where its tiles or split do not) is interpolated from
-// the Neighbours nearest points (Distance; equally distant points all
-// count) by inverse squared distance weights in log space, a weighted
-// geometric mean, and the instance with the shortest predicted time, flops
-// over predicted efficiency, wins. Only instances measured at every one of
-// those points compete, as one that failed its check near the shape may be
-// wrong at it; if none was, the nearest point's fastest is taken. Outside
-// the grid's range of M, N or K the dimension counts as the edge of the
-// range, for efficiency (not for flops). Ties go to the
-// earlier instance, so the choice never depends on the order of points.
-func Select(g *Grid, m, n, k int) (name string, ok bool) {
+// the Neighbours nearest aligned points (Distance; equally distant points
+// all count; all points when none is aligned) by inverse squared distance
+// weights in log space, a weighted geometric mean, and the instance with
+// the shortest predicted time, flops over predicted efficiency, wins. For
+// a shape that is not aligned, each instance's time is then multiplied by
+// its measured cost of misalignment: its efficiency at the nearest aligned
+// point over that at each unaligned point of the grid, a geometric mean
+// weighted as above by each unaligned point's distance to the shape. (On
+// an H100 that cost is 1.0-1.6x and differs between instances, so
+// interpolating across the two classes picked kernels up to 1.67x slower
+// than the fastest; bench/results/h100-2026-11-23-session3.md.)
+// Only instances measured at every one of the neighbours compete, as one
+// that failed its check near the shape may be wrong at it; if none was,
+// the nearest point's fastest is taken. Outside the grid's range of M, N
+// or K the dimension counts as the edge of the range, for efficiency (not
+// for flops). Ties go to the earlier instance, so the choice never depends
+// on the order of points.
+func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 	if g == nil {
 		return "", false
 	}
+	align = max(align, 1)
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
 	flops := float64(m) * float64(n) * float64(k)
-	var pts []Point
-	lo, hi := [3]int{math.MaxInt, math.MaxInt, math.MaxInt}, [3]int{}
+	aligned := func(m, n, k int) bool { return m%align == 0 && n%align == 0 && k%align == 0 }
+	shapeAligned := aligned(m, n, k)
+	var pts, pool, unaligned []Point
 	for _, p := range g.Points {
 		if p.Best() < 0 || len(p.Ms) != len(g.Instances) {
 			continue // nothing measured there, or a malformed row (kgen rejects those)
 		}
+		if p.M == m && p.N == n && p.K == k {
+			return g.Instances[p.Best()], true
+		}
 		pts = append(pts, p)
-		for i, d := range [3]int{p.M, p.N, p.K} {
-			lo[i], hi[i] = min(lo[i], d), max(hi[i], d)
+		if aligned(p.M, p.N, p.K) {
+			pool = append(pool, p)
+		} else {
+			unaligned = append(unaligned, p)
 		}
 	}
 	if len(pts) == 0 {
 		return "", false
 	}
-	// Beyond the grid's range a dimension counts as the nearest edge: far
-	// from every point, inverse-distance weights would flatten to a plain
-	// mean of the nearest points, while the edge says most about it.
-	m, n, k = min(max(m, lo[0]), hi[0]), min(max(n, lo[1]), hi[1]), min(max(k, lo[2]), hi[2])
-	type near struct {
-		p Point
-		d float64
+	if len(pool) == 0 {
+		pool, unaligned = pts, nil
 	}
-	var ns []near
-	for _, p := range pts {
-		if p.M == m && p.N == n && p.K == k {
-			return g.Instances[p.Best()], true
+	ns := nearest(pool, m, n, k)
+	best, bestMs := -1, 0.0
+	for i := range g.Instances {
+		eff, ok := interpolate(ns, i)
+		if !ok {
+			continue
 		}
+		ms := flops / eff
+		if !shapeAligned {
+			ms *= misalignment(pool, unaligned, i, m, n, k)
+		}
+		if best < 0 || ms < bestMs {
+			best, bestMs = i, ms
+		}
+	}
+	if best < 0 {
+		best = ns[0].p.Best()
+	}
+	return g.Instances[best], true
+}
+
+// near is a point and its distance to the shape asked for.
+type near struct {
+	p Point
+	d float64
+}
+
+// nearest returns the Neighbours points of pts nearest M x N x K, each
+// dimension first clamped to the points' range (beyond it, inverse-distance
+// weights would flatten to a plain mean of the nearest points, while the
+// edge says most), with every point as distant as the last one taken.
+func nearest(pts []Point, m, n, k int) []near {
+	lo, hi := [3]int{math.MaxInt, math.MaxInt, math.MaxInt}, [3]int{}
+	for _, p := range pts {
+		for i, d := range [3]int{p.M, p.N, p.K} {
+			lo[i], hi[i] = min(lo[i], d), max(hi[i], d)
+		}
+	}
+	m, n, k = min(max(m, lo[0]), hi[0]), min(max(n, lo[1]), hi[1]), min(max(k, lo[2]), hi[2])
+	ns := make([]near, 0, len(pts))
+	for _, p := range pts {
 		ns = append(ns, near{p, Distance(p, m, n, k)})
 	}
 	sort.SliceStable(ns, func(i, j int) bool {
@@ -135,31 +188,52 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) {
 	for cut < len(ns) && ns[cut].d == ns[cut-1].d {
 		cut++
 	}
-	ns = ns[:cut]
-	best, bestMs := -1, 0.0
-	for i := range g.Instances {
-		var sw, slog float64
-		for _, q := range ns {
-			if q.p.Ms[i] <= 0 {
-				sw = -1
-				break
-			}
-			w := 1 / (q.d * q.d)
-			sw += w
-			slog += w * math.Log(float64(q.p.M)*float64(q.p.N)*float64(q.p.K)/q.p.Ms[i])
+	return ns[:cut]
+}
+
+// interpolate is instance i's efficiency (flops per ms) predicted from ns,
+// or false when it was not measured at all of them. A neighbour at
+// distance 0 (a clamped shape on a point) decides alone.
+func interpolate(ns []near, i int) (float64, bool) {
+	var sw, slog float64
+	for _, q := range ns {
+		if q.p.Ms[i] <= 0 {
+			return 0, false
 		}
-		if sw <= 0 {
+	}
+	for _, q := range ns {
+		eff := math.Log(float64(q.p.M) * float64(q.p.N) * float64(q.p.K) / q.p.Ms[i])
+		if q.d == 0 {
+			return math.Exp(eff), true
+		}
+		w := 1 / (q.d * q.d)
+		sw += w
+		slog += w * eff
+	}
+	return math.Exp(slog / sw), true
+}
+
+// misalignment is instance i's measured slowdown on shapes that are not
+// aligned, for M x N x K (see SelectAligned); 1 when no unaligned point
+// and its aligned twin both measured it.
+func misalignment(aligned, unaligned []Point, i, m, n, k int) float64 {
+	var sw, slog float64
+	for _, u := range unaligned {
+		twin := nearest(aligned, u.M, u.N, u.K)[0].p
+		if u.Ms[i] <= 0 || twin.Ms[i] <= 0 {
 			continue
 		}
-		ms := flops / math.Exp(slog/sw)
-		if best < 0 || ms < bestMs {
-			best, bestMs = i, ms
-		}
+		effU := float64(u.M) * float64(u.N) * float64(u.K) / u.Ms[i]
+		effT := float64(twin.M) * float64(twin.N) * float64(twin.K) / twin.Ms[i]
+		d := max(Distance(u, m, n, k), 1e-9)
+		w := 1 / (d * d)
+		sw += w
+		slog += w * math.Log(effT/effU)
 	}
-	if best < 0 {
-		best = ns[0].p.Best()
+	if sw == 0 {
+		return 1
 	}
-	return g.Instances[best], true
+	return math.Exp(slog / sw)
 }
 
 // Distance is Select's distance between a point's shape and M x N x K: the

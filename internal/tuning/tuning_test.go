@@ -219,3 +219,35 @@ func TestLayout(t *testing.T) {
 	assert.Equal(t, "tn", Layout(true, false))
 	assert.Equal(t, "tt", Layout(true, true))
 }
+
+// TestSelectAlignedChargesMisalignment: "vec" is twice as fast as "any" on
+// aligned shapes but three times slower where a dimension is not a
+// multiple of 4 (its element-wise path), as the grid's odd points show.
+// Between aligned points an aligned shape takes "vec"; an odd one takes
+// "any", which Select, blind to alignment, misses.
+func TestSelectAlignedChargesMisalignment(t *testing.T) {
+	g := Grid{Family: "sgemm", Layout: "nn", Instances: []string{"any", "vec"}}
+	for _, n := range []int{512, 1024, 2048, 4096} {
+		f := float64(n) * float64(n) * float64(n) / 1e9
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{2 * f, f}})
+	}
+	for _, n := range []int{1023, 4097} {
+		f := float64(n) * float64(n) * float64(n) / 1e9
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{2 * f, 6 * f}})
+	}
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{1536, 1536, 1536, "vec"}, {3000, 2000, 1000, "vec"}, {1535, 1536, 1536, "any"}, {1777, 1777, 1777, "any"},
+		{1023, 1023, 1023, "any"}, {1024, 1024, 1024, "vec"},
+	} {
+		got, ok := SelectAligned(&g, tc.m, tc.n, tc.k, 4)
+		require.True(t, ok)
+		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
+	}
+	got, _ := Select(&g, 1777, 1777, 1777)
+	assert.Equal(t, "vec", got, "Select interpolates across the classes")
+	got, _ = SelectAligned(&g, 1777, 1777, 1777, 1)
+	assert.Equal(t, "vec", got, "align 1 is Select")
+}

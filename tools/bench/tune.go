@@ -141,6 +141,12 @@ func runTune(iters, warmup int, filter string) error {
 		}
 	}
 
+	elems := map[string]gemm.DType{}
+	for _, in := range insts {
+		elems[in.Family] = in.Elem
+	}
+	alignOf := func(family string) int { return gemm.VectorElems(elems[family]) }
+
 	var rep strings.Builder
 	worst := 1.0
 	for _, part := range []struct {
@@ -148,7 +154,7 @@ func runTune(iters, warmup int, filter string) error {
 		shapes []shape
 	}{{"grid", grid}, {"between", between}} {
 		pt := only(t, part.shapes)
-		worst = max(worst, printVerdicts(&rep, "new table (tuning.Select), "+part.what+" shapes", score(pt, tablePick(table.Grids), tuneTolerance), tuneTolerance))
+		worst = max(worst, printVerdicts(&rep, "new table (tuning.SelectAligned), "+part.what+" shapes", score(pt, tablePick(table.Grids, alignOf), tuneTolerance), tuneTolerance))
 		printVerdicts(&rep, "heuristic (no table, its family only), "+part.what+" shapes", score(pt, b.enginePick(false), tuneTolerance), tuneTolerance)
 		if date, ok := b.eng.Tuned(); ok {
 			printVerdicts(&rep, "engine as built (table of "+date+"), "+part.what+" shapes", score(pt, b.enginePick(true), tuneTolerance), tuneTolerance)

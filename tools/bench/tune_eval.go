@@ -241,12 +241,14 @@ func score(t timings, pick func(k gridKey, s shape) string, tol float64) []verdi
 	return out
 }
 
-// tablePick is tuning.Select over the new table, as the engine will use it.
-func tablePick(grids []tuning.Grid) func(gridKey, shape) string {
+// tablePick is tuning.SelectAligned over the new table, as the engine will
+// use it; align gives a family's alignment quantum (gemm.VectorElems of its
+// element type).
+func tablePick(grids []tuning.Grid, align func(family string) int) func(gridKey, shape) string {
 	return func(k gridKey, s shape) string {
 		for i := range grids {
 			if grids[i].Family == k.family && grids[i].Layout == k.layout {
-				name, _ := tuning.Select(&grids[i], s.M, s.N, s.K)
+				name, _ := tuning.SelectAligned(&grids[i], s.M, s.N, s.K, align(k.family))
 				return name
 			}
 		}

@@ -82,7 +82,7 @@ func TestBuildGridsAndScore(t *testing.T) {
 	}, grids)
 	delete(tm[nn][s2], "absent")
 
-	vs := score(tm, tablePick(grids), 0.05)
+	vs := score(tm, tablePick(grids, sgemmAlign), 0.05)
 	require.Len(t, vs, 2)
 	assert.Equal(t, gridKey{"hgemmh", "nn"}, vs[0].key)
 	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too: the geometric mean of large's times (2.5 x 0.0111) is below small's (3 x 0.01)")
@@ -178,8 +178,11 @@ func TestSmokeTableGridPoints(t *testing.T) {
 			tm.add(gridKey{"sgemm", "nn"}, p.s, q.best, ms)
 		}
 	}
-	vs := score(tm, tablePick(buildGrids(tm, []string{"sgemm"}, grid)), tuneTolerance)
+	vs := score(tm, tablePick(buildGrids(tm, []string{"sgemm"}, grid), sgemmAlign), tuneTolerance)
 	require.Len(t, vs, 1)
 	assert.Equal(t, 1.0, vs[0].worst, "worst at %s: picked %s, best %s", vs[0].worstShape, vs[0].pick, vs[0].best)
 	assert.Equal(t, len(smoke), vs[0].shapes)
 }
+
+// sgemmAlign is the alignment quantum of fp32 GEMM families.
+func sgemmAlign(string) int { return gemm.VectorElems(gemm.F32) }
