@@ -1145,6 +1145,23 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_kernel(Args 
 
 constexpr int kNothingToDo = 1;
 
+// check_args is the argument contract of every gemv kernel (this header's,
+// kgen/hgemv_mma.cuh's and kgen/hgemv_mma_t.cuh's), in the order each plan
+// checks it: KGEN_OK, kNothingToDo (m or n is 0), or the error code. A is
+// n x k (transposed: k x n) row-major; a leading dimension matters only
+// where its matrix has elements.
+inline int check_args(bool transposed, int m, int n, int k, const uint16_t* a, int64_t lda, const uint16_t* x,
+                      int64_t ldx, const uint16_t* y, int64_t ldy) {
+  if (m < 0 || n < 0 || k < 0) return KGEN_ERR_NEGATIVE_DIM;
+  if (m > kMaxM) return kErrBatch;
+  if (n > 0 && k > 0 && lda < (transposed ? n : k)) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && k > 0 && ldx < k) return KGEN_ERR_LEADING_DIM;
+  if (m > 0 && n > 0 && ldy < n) return KGEN_ERR_LEADING_DIM;
+  if (m == 0 || n == 0) return kNothingToDo;
+  if (y == nullptr || (k > 0 && (a == nullptr || x == nullptr))) return KGEN_ERR_NULL_POINTER;
+  return KGEN_OK;
+}
+
 struct Plan {
   Args args;
   int64_t grid_x;
@@ -1154,15 +1171,8 @@ struct Plan {
 template <class K>
 inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
                 float beta, uint16_t* y, int64_t ldy, Plan* p) {
-  if (m < 0 || n < 0 || k < 0) return KGEN_ERR_NEGATIVE_DIM;
-  if (m > kMaxM) return kErrBatch;
-  // A leading dimension matters only where its matrix has elements.
-  const bool a_rows = K::kT ? k > 0 && n > 0 : n > 0 && k > 0;
-  if (a_rows && lda < (K::kT ? n : k)) return KGEN_ERR_LEADING_DIM;
-  if (m > 0 && k > 0 && ldx < k) return KGEN_ERR_LEADING_DIM;
-  if (m > 0 && n > 0 && ldy < n) return KGEN_ERR_LEADING_DIM;
-  if (m == 0 || n == 0) return kNothingToDo;
-  if (y == nullptr || (k > 0 && (a == nullptr || x == nullptr))) return KGEN_ERR_NULL_POINTER;
+  const int st = check_args(K::kT, m, n, k, a, lda, x, ldx, y, ldy);
+  if (st != KGEN_OK) return st;
   const int64_t gx = (static_cast<int64_t>(n) + K::kOutsPerBlock - 1) / K::kOutsPerBlock;
   if (gx > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
 

@@ -361,9 +361,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(A
 
 // ---------------------------------------------------------------------------
 // Host side: argument checks and the launch plan, shared by launch() and the
-// emulator. The same checks, in the same order, as kgen::hgemv::plan.
+// emulator. The arguments are checked by hgemv::check_args, as every gemv
+// kernel's are.
 
-constexpr int kNothingToDo = 1;
+using hgemv::kNothingToDo;
 
 struct Plan {
   Args args;
@@ -373,13 +374,8 @@ struct Plan {
 template <class K>
 inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
                 float beta, uint16_t* y, int64_t ldy, Plan* p) {
-  if (m < 0 || n < 0 || k < 0) return KGEN_ERR_NEGATIVE_DIM;
-  if (m > kMaxM) return kErrBatch;
-  if (n > 0 && k > 0 && lda < k) return KGEN_ERR_LEADING_DIM;
-  if (m > 0 && k > 0 && ldx < k) return KGEN_ERR_LEADING_DIM;
-  if (m > 0 && n > 0 && ldy < n) return KGEN_ERR_LEADING_DIM;
-  if (m == 0 || n == 0) return kNothingToDo;
-  if (y == nullptr || (k > 0 && (a == nullptr || x == nullptr))) return KGEN_ERR_NULL_POINTER;
+  const int st = hgemv::check_args(false, m, n, k, a, lda, x, ldx, y, ldy);
+  if (st != KGEN_OK) return st;
   Args& g = p->args;
   g.a = a, g.x = x, g.y = y;
   g.lda = lda, g.ldx = ldx, g.ldy = ldy;
