@@ -446,23 +446,18 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 // for HGEMM, which promises fp32 accumulation. Reference instances (the
 // SGEMM ladder) are candidates only by name.
 func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
-	cands := e.ranked[rankKey{dt, a, b}]
 	if name != "" {
-		cands = nil
-		for _, kern := range e.kernels {
-			if dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b && kern.Name == name {
-				cands = append(cands, kern)
-			}
-		}
-	}
-	if len(cands) == 0 {
-		if name != "" {
+		i := slices.IndexFunc(e.kernels, func(kern kernels.GEMM) bool {
+			return kern.Name == name && dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b
+		})
+		if i < 0 {
 			return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s instance %q on sm_%d", dt, name, e.arch)
 		}
-		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
+		return e.kernels[i], Choice{Name: name, Source: Named}, nil
 	}
-	if name != "" {
-		return cands[0], Choice{Name: name, Source: Named}, nil
+	cands := e.ranked[rankKey{dt, a, b}]
+	if len(cands) == 0 {
+		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
 	}
 	h := pickTiling(cands, m, n, k, e.dev.Info().Multiprocessors)
 	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
@@ -194,27 +195,19 @@ func (e *Engine) validate(s *cuda.Stream, a, x, y gemm.Matrix) error {
 // choose finds the instance named name for A's layout, or picks one for m
 // vectors (see pick).
 func (e *Engine) choose(name string, transposed bool, m, n int) (kernels.GEMV, error) {
-	var found []kernels.GEMV // name's instance, or the candidates for pick
-	if name == "" {
-		layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == transposed }
-		if k, ok := pickFrom(e.kernels, layoutIs, m, n); ok {
-			return k, nil
+	layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == transposed }
+	layout := func() string { return map[bool]string{false: "row-major", true: "column-major"}[transposed] }
+	if name != "" {
+		i := slices.IndexFunc(e.kernels, func(c kernels.GEMV) bool { return layoutIs(c) && c.Name == name })
+		if i < 0 {
+			return kernels.GEMV{}, fmt.Errorf("gemv: no instance %q for a %s A on sm_%d", name, layout(), e.arch)
 		}
-	} else {
-		for _, kern := range e.kernels {
-			if (kern.Config.A == kernels.ColMajor) == transposed && kern.Name == name {
-				found = append(found, kern)
-			}
-		}
+		return e.kernels[i], nil
 	}
-	layout := map[bool]string{false: "row-major", true: "column-major"}[transposed]
-	if len(found) == 0 && name != "" {
-		return kernels.GEMV{}, fmt.Errorf("gemv: no instance %q for a %s A on sm_%d", name, layout, e.arch)
+	if k, ok := pickFrom(e.kernels, layoutIs, m, n); ok {
+		return k, nil
 	}
-	if len(found) == 0 {
-		return kernels.GEMV{}, fmt.Errorf("gemv: no kernel for a %s A on sm_%d", layout, e.arch)
-	}
-	return found[0], nil
+	return kernels.GEMV{}, fmt.Errorf("gemv: no kernel for a %s A on sm_%d", layout(), e.arch)
 }
 
 // pick is the engine's choice for m vectors: the fewest launches
