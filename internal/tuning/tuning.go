@@ -136,16 +136,17 @@ func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 		pool, unaligned = pts, nil
 	}
 	ns := nearest(pool, m, n, k)
+	var odd []oddPoint
+	if !shapeAligned {
+		odd = oddPoints(pool, unaligned, m, n, k)
+	}
 	best, bestMs := -1, 0.0
 	for i := range g.Instances {
 		eff, ok := interpolate(ns, i)
 		if !ok {
 			continue
 		}
-		ms := flops / eff
-		if !shapeAligned {
-			ms *= misalignment(pool, unaligned, i, m, n, k)
-		}
+		ms := flops / eff * misalignment(odd, i)
 		if best < 0 || ms < bestMs {
 			best, bestMs = i, ms
 		}
@@ -213,22 +214,38 @@ func interpolate(ns []near, i int) (float64, bool) {
 	return math.Exp(slog / sw), true
 }
 
-// misalignment is instance i's measured slowdown on shapes that are not
-// aligned, for M x N x K (see SelectAligned); 1 when no unaligned point
-// and its aligned twin both measured it.
-func misalignment(aligned, unaligned []Point, i, m, n, k int) float64 {
-	var sw, slog float64
+// oddPoint is an unaligned grid point, the aligned point nearest it, and
+// its weight for the shape asked for.
+type oddPoint struct {
+	u, twin Point
+	w       float64
+}
+
+// oddPoints pairs every unaligned point with its aligned twin, weighted by
+// inverse squared distance to M x N x K: once per selection, for all
+// instances.
+func oddPoints(aligned, unaligned []Point, m, n, k int) []oddPoint {
+	out := make([]oddPoint, 0, len(unaligned))
 	for _, u := range unaligned {
-		twin := nearest(aligned, u.M, u.N, u.K)[0].p
-		if u.Ms[i] <= 0 || twin.Ms[i] <= 0 {
+		d := max(Distance(u, m, n, k), 1e-9)
+		out = append(out, oddPoint{u, nearest(aligned, u.M, u.N, u.K)[0].p, 1 / (d * d)})
+	}
+	return out
+}
+
+// misalignment is instance i's measured slowdown on shapes that are not
+// aligned (see SelectAligned), from odd: 1 when odd is empty or no
+// unaligned point and its twin both measured the instance.
+func misalignment(odd []oddPoint, i int) float64 {
+	var sw, slog float64
+	for _, o := range odd {
+		if o.u.Ms[i] <= 0 || o.twin.Ms[i] <= 0 {
 			continue
 		}
-		effU := float64(u.M) * float64(u.N) * float64(u.K) / u.Ms[i]
-		effT := float64(twin.M) * float64(twin.N) * float64(twin.K) / twin.Ms[i]
-		d := max(Distance(u, m, n, k), 1e-9)
-		w := 1 / (d * d)
-		sw += w
-		slog += w * math.Log(effT/effU)
+		effU := float64(o.u.M) * float64(o.u.N) * float64(o.u.K) / o.u.Ms[i]
+		effT := float64(o.twin.M) * float64(o.twin.N) * float64(o.twin.K) / o.twin.Ms[i]
+		sw += o.w
+		slog += o.w * math.Log(effT/effU)
 	}
 	if sw == 0 {
 		return 1
