@@ -35,8 +35,8 @@
 
 namespace {
 
-using kgen::hgemv_mma::float_to_half;
-using kgen::hgemv_mma::half_to_float;
+using kgen::hgemv::float_to_half;
+using kgen::hgemv::half_to_float;
 
 int g_passed = 0, g_failed = 0;
 bool g_gpu = false;

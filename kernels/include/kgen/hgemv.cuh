@@ -995,8 +995,11 @@ __device__ __forceinline__ void warp_reduce(float (&v)[K::kAcc]) {
 }
 #endif
 
-// store_y writes one result: alpha * v + beta * y (y not read when beta == 0).
-__host__ __device__ __forceinline__ void store_y(const Args& a, int row, int r, float v) {
+// store_y writes one result: alpha * v + beta * y (y not read when beta == 0),
+// rounded once. A is the Args of any gemv kernel (y, ldy, alpha, beta): the
+// tensor-core headers store through it too.
+template <class A>
+__host__ __device__ __forceinline__ void store_y(const A& a, int row, int r, float v) {
   uint16_t* p = a.y + static_cast<int64_t>(row) * a.ldy + r;
   const float out = a.beta == 0.f ? a.alpha * v : fmaf(a.alpha, v, a.beta * half_to_float(*p));
   *p = float_to_half(out);

@@ -68,7 +68,6 @@ namespace hgemv_mma {
 
 using hgemv::cmax;
 using hgemv::cmin;
-using hgemv::float_to_half;
 using hgemv::half_to_float;
 using hgemv::kErrBatch;
 using hgemv::kMaxM;
@@ -294,9 +293,7 @@ __host__ __device__ __forceinline__ void red_finish(const Args& a, const Block& 
   if (r >= a.n || i >= b.mb) return;
   float s = 0.f;
   for (int w = 0; w < K::kWarps; ++w) s += red[w * K::kTiles * 128 + t * 128 + i * 16 + row];
-  uint16_t* yp = a.y + static_cast<int64_t>(b.z * K::kBatch + i) * a.ldy + r;
-  const float out = a.beta == 0.f ? a.alpha * s : fmaf(a.alpha, s, a.beta * half_to_float(*yp));
-  *yp = float_to_half(out);
+  hgemv::store_y(a, b.z * K::kBatch + i, r, s);
 }
 
 // ---------------------------------------------------------------------------
