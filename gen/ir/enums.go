@@ -87,7 +87,7 @@ var Ops = map[Op]OpInfo{
 	GEMV: {Name: "gemv", Go: "OpGEMV", GoTable: "GEMVs", GoEntry: "GEMV", GoParams: "GEMVParams",
 		Doc: "y = alpha * op(A) * x + beta * y"},
 	GF256MatMul: {Name: "gf256_matmul", Go: "OpGF256MatMul", GoTable: "GF256s", GoEntry: "GF256", GoParams: "GF256Params",
-		Doc: "out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte"},
+		Doc: "out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together)"},
 }
 
 // AllOps lists the Ops in declaration order.

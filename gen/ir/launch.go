@@ -34,6 +34,9 @@ func Signature(op Op, t Types) []Param {
 			{"out", "Out", "uint8_t* const*", "(**C.uint8_t)"},
 			{"len", "Len", "int64_t", "C.int64_t"},
 			{"accumulate", "Accumulate", "int", "C.int"},
+			// 1: coeffs, in and out are host memory, which the launch
+			// carries to the device in the kernel's parameters.
+			{"host_arrays", "HostArrays", "int", "C.int"},
 		}
 	}
 	return nil

@@ -34,13 +34,20 @@ type Instance struct {
 }
 
 // Engine runs GF(2^8) products on one device. It is safe for concurrent
-// use: each call stages its coefficients and shard pointers in a slot of
-// its own, which is reused only after the stream has passed the launch.
+// use. A product of up to kernels.GF256InlineShards shards, inputs and
+// outputs together, carries its coefficients and shard pointers in the
+// launch itself; a larger one stages them in a slot of its
+// own, copied to the device ahead of the kernel and reused only after the
+// stream has passed the launch.
 type Engine struct {
 	dev     *cuda.Device
 	arch    int
 	jit     bool
 	kernels []kernels.GF256
+
+	// staged sends every product through a staging slot, even those whose
+	// arrays a launch could carry: for benchmarks of the two paths.
+	staged bool
 
 	mu    sync.Mutex
 	free  []*slot // given back, oldest first
@@ -148,6 +155,9 @@ func (e *Engine) MatMulWith(name string, s *cuda.Stream, coeffs []byte, in, out 
 	if len(out) == 0 || n == 0 {
 		return nil
 	}
+	if !e.staged && kernels.GF256FitsInline(len(out), len(in)) {
+		return e.launchInline(k, s, coeffs, in, out, n, accumulate)
+	}
 	sl, err := e.take()
 	if err != nil {
 		return err
@@ -173,6 +183,28 @@ func (e *Engine) MatMulWith(name string, s *cuda.Stream, coeffs []byte, in, out 
 		return launchErr
 	}
 	return recordErr
+}
+
+// launchInline launches k with the shard pointers and coefficients in Go
+// memory, which the launcher copies into the kernel's parameters: no staging
+// slot and no copy queued ahead of the kernel.
+func (e *Engine) launchInline(k kernels.GF256, s *cuda.Stream, coeffs []byte, in, out []Shard, n int, accumulate bool) error {
+	var ptrs [kernels.GF256InlineShards]uintptr
+	for j, sh := range in {
+		ptrs[j] = uintptr(unsafe.Add(sh.Buf.Ptr(), sh.Off))
+	}
+	for r, sh := range out {
+		ptrs[len(in)+r] = uintptr(unsafe.Add(sh.Buf.Ptr(), sh.Off))
+	}
+	p := kernels.GF256Params{
+		Device: e.dev.Ordinal(), Rows: len(out), K: len(in), Len: int64(n),
+		In: unsafe.Pointer(&ptrs[0]), Out: unsafe.Pointer(&ptrs[len(in)]), Coeffs: unsafe.Pointer(unsafe.SliceData(coeffs)),
+		HostArrays: 1, Stream: s.Handle(),
+	}
+	if accumulate {
+		p.Accumulate = 1
+	}
+	return cuda.Check(k.Name, k.Launch(&p))
 }
 
 // choose finds the instance named name, or the engine's first choice for

@@ -12,7 +12,7 @@ static_assert(Config::kThreads == 256, "threads per block differ from the spec's
 }  // namespace
 using KGEN_CAT(kgen_config_gf_xorshift_v8_t256_r8, KGEN_ARCH)::Config;
 
-extern "C" int KGEN_EXPORT(kgen_gf_xorshift_v8_t256_r8)(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream) {
+extern "C" int KGEN_EXPORT(kgen_gf_xorshift_v8_t256_r8)(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream) {
   KGEN_BIND_DEVICE(device);
-  return kgen::gf256::launch<Config>(coeffs, rows, k, in, out, len, accumulate, static_cast<cudaStream_t>(stream));
+  return kgen::gf256::launch<Config>(coeffs, rows, k, in, out, len, accumulate, host_arrays, static_cast<cudaStream_t>(stream));
 }

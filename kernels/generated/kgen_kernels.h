@@ -4,7 +4,8 @@
    _sm80 and so on). Each makes device the current device of the calling
    thread, then queues the kernel on stream (a cudaStream_t of that device;
    NULL for its default stream), and returns KGEN_OK, a negative KGEN_ERR_*
-   code or a cudaError_t value. Pointers are device pointers. */
+   code or a cudaError_t value. Pointers are device pointers, except where
+   an op's note says otherwise. */
 #ifndef KGEN_KERNELS_H
 #define KGEN_KERNELS_H
 
@@ -16,65 +17,65 @@
 extern "C" {
 #endif
 
-/* gf_naive_v4_t256_r1: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_naive_v4_t256_r1_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_naive_v4_t256_r1_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_naive_v4_t256_r1_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_naive_v4_t256_r1_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_naive_v4_t256_r1: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_naive_v4_t256_r1_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_naive_v4_t256_r1_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_nibble_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_nibble_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_nibble_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_nibble_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_nibble_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_nibble_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_nibble_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_nibble_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_nibble_v16_t512_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_nibble_v16_t512_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_nibble_v16_t512_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_nibble_v16_t512_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_nibble_v16_t512_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_nibble_v16_t512_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_nibble_v16_t512_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_nibble_v16_t512_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_nibble_v16_t512_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_table_v4_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_table_v4_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_table_v4_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_table_v4_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_table_v4_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_table_v4_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_table_v4_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_table_v4_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_table_v4_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_table_v4_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_tiled_v4_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_tiled_v4_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_tiled_v4_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_tiled_v4_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_tiled_v4_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_tiled_v4_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_tiled_v4_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_tiled_v4_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_xorshift_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_xorshift_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_xorshift_v16_t256_r4: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_xorshift_v16_t256_r4_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_xorshift_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_xorshift_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_xorshift_v16_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_xorshift_v16_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v16_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
-/* gf_xorshift_v8_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte. */
-int kgen_gf_xorshift_v8_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v8_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v8_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
-int kgen_gf_xorshift_v8_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, void* stream);
+/* gf_xorshift_v8_t256_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_xorshift_v8_t256_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_xorshift_v8_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
 /* hgemm_nn_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
 int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);

@@ -84,6 +84,7 @@ const char* kgen_error_name(int s) {
     case KGEN_ERR_NULL_POINTER: return "KGEN_ERR_NULL_POINTER";
     case KGEN_ERR_GRID_TOO_LARGE: return "KGEN_ERR_GRID_TOO_LARGE";
     case KGEN_ERR_WORKSPACE: return "KGEN_ERR_WORKSPACE";
+    case KGEN_ERR_INLINE_LIMIT: return "KGEN_ERR_INLINE_LIMIT";
     default: return s < 0 ? "KGEN_ERR_UNKNOWN" : cudaGetErrorName(static_cast<cudaError_t>(s));
   }
 }
@@ -95,6 +96,8 @@ const char* kgen_error_string(int s) {
     case KGEN_ERR_NULL_POINTER: return "a matrix pointer is NULL";
     case KGEN_ERR_GRID_TOO_LARGE: return "the problem needs more blocks than one grid holds";
     case KGEN_ERR_WORKSPACE: return "the split-K workspace is missing, too small or not 16-byte aligned";
+    case KGEN_ERR_INLINE_LIMIT:
+      return "more shards given in host memory than a launch carries (KGEN_GF256_INLINE_SHARDS)";
     default: return s < 0 ? "unknown kgen status" : cudaGetErrorString(static_cast<cudaError_t>(s));
   }
 }

@@ -201,19 +201,39 @@ void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
       o[i] = acc;
     }
   }
-  std::vector<std::vector<uint8_t>> in_before(c.k);
+  std::vector<std::vector<uint8_t>> out_init(c.rows), in_before(c.k);
+  for (int r = 0; r < c.rows; ++r) out_init[r] = out[r].buf;
   for (int j = 0; j < c.k; ++j) in_before[j] = in[j].buf;
 
   std::vector<const uint8_t*> in_ptrs;
   std::vector<uint8_t*> out_ptrs;
   for (auto& s : in) in_ptrs.push_back(s.ptr());
   for (auto& s : out) out_ptrs.push_back(s.ptr());
-  const int st = kgen::gf256::emulate_on_host<K>(coeffs.data(), c.rows, c.k, in_ptrs.data(), out_ptrs.data(), c.len,
-                                                 c.accumulate, c.grid_x, c.k_tile);
-  bool ok = st == KGEN_OK;
-  for (int r = 0; r < c.rows && ok; ++r) ok = out[r].buf == want[r];
-  for (int j = 0; j < c.k && ok; ++j) ok = in[j].buf == in_before[j];
-  check(ok, describe(cfg, c) + (st == KGEN_OK ? "" : " status " + std::to_string(st)));
+  // Both ways of passing the arrays, where the launch can carry them: in
+  // place, and copied into the parameters. The copies are made from
+  // scratch arrays that are clobbered before the kernel code runs, so it
+  // can only have read the copies.
+  for (int host_arrays = 0; host_arrays <= (kgen::gf256::fits_inline(c.rows, c.k) ? 1 : 0); ++host_arrays) {
+    for (int r = 0; r < c.rows; ++r) out[r].buf = out_init[r];
+    std::vector<uint8_t> cf = coeffs;
+    std::vector<const uint8_t*> ip = in_ptrs;
+    std::vector<uint8_t*> op = out_ptrs;
+    std::vector<kgen::gf256::Params> p(1);
+    int st = kgen::gf256::make_params(cf.data(), c.rows, c.k, ip.data(), op.data(), c.len, c.accumulate, host_arrays,
+                                      &p[0]);
+    if (host_arrays) {
+      std::fill(cf.begin(), cf.end(), 0x5a);
+      std::fill(ip.begin(), ip.end(), nullptr);
+      std::fill(op.begin(), op.end(), nullptr);
+    }
+    if (st == KGEN_OK) kgen::gf256::emulate<K>(p[0], c.grid_x, c.k_tile);
+    if (st == KGEN_OK + 1) st = KGEN_OK;  // nothing to do
+    bool ok = st == KGEN_OK;
+    for (int r = 0; r < c.rows && ok; ++r) ok = out[r].buf == want[r];
+    for (int j = 0; j < c.k && ok; ++j) ok = in[j].buf == in_before[j];
+    check(ok, describe(cfg, c) + (host_arrays ? " host arrays" : "") +
+                  (st == KGEN_OK ? "" : " status " + std::to_string(st)));
+  }
 }
 
 template <class K>
@@ -235,6 +255,8 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {4, 10, 1000, 0, 0, 50, 0},        {4, 10, 2 * CH + 5, 0, 0, 2, 3},   {4, 10, 2 * CH + 5, 1, 1, 2, 3},
       {4, 10, 2 * CH + 16, 2, 1, 2, 3},  {5, 6, 3 * CH, 3, 0, 2, 0},        {6, 9, 333, 0, 0, 1, 1},
       {2, 1, 64, 0, 1, 1, 0},            {4, 0, 77, 1, 0, 1, 0},
+      // The most shards (and coefficients) a launch carries, and one more.
+      {32, 32, 67, 0, 0, 2, 0},          {8, 57, 67, 1, 0, 2, 0},
   };
   for (const Case& c : cases) run_case<K>(cfg, c, rng);
 }
@@ -244,14 +266,30 @@ void test_launch_checks() {
   using kgen::gf256::emulate_on_host;
   uint8_t byte = 0, *outp = &byte;
   const uint8_t* inp = &byte;
-  check(emulate_on_host<K>(&byte, -1, 1, &inp, &outp, 1, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative rows accepted");
-  check(emulate_on_host<K>(&byte, 1, -1, &inp, &outp, 1, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative k accepted");
-  check(emulate_on_host<K>(&byte, 1, 1, &inp, &outp, -1, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative len accepted");
-  check(emulate_on_host<K>(&byte, 1, 1, &inp, nullptr, 1, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL out accepted");
-  check(emulate_on_host<K>(&byte, 1, 1, nullptr, &outp, 1, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL in accepted");
-  check(emulate_on_host<K>(nullptr, 1, 1, &inp, &outp, 1, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL coeffs accepted");
-  check(emulate_on_host<K>(nullptr, 0, 1, nullptr, nullptr, 1, 0, 1) == KGEN_OK, "rows == 0 is not a no-op");
-  check(emulate_on_host<K>(nullptr, 1, 1, nullptr, nullptr, 0, 0, 1) == KGEN_OK, "len == 0 is not a no-op");
+  check(emulate_on_host<K>(&byte, -1, 1, &inp, &outp, 1, 0, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative rows accepted");
+  check(emulate_on_host<K>(&byte, 1, -1, &inp, &outp, 1, 0, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative k accepted");
+  check(emulate_on_host<K>(&byte, 1, 1, &inp, &outp, -1, 0, 0, 1) == KGEN_ERR_NEGATIVE_DIM, "negative len accepted");
+  check(emulate_on_host<K>(&byte, 1, 1, &inp, nullptr, 1, 0, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL out accepted");
+  check(emulate_on_host<K>(&byte, 1, 1, nullptr, &outp, 1, 0, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL in accepted");
+  check(emulate_on_host<K>(nullptr, 1, 1, &inp, &outp, 1, 0, 0, 1) == KGEN_ERR_NULL_POINTER, "NULL coeffs accepted");
+  check(emulate_on_host<K>(nullptr, 0, 1, nullptr, nullptr, 1, 0, 0, 1) == KGEN_OK, "rows == 0 is not a no-op");
+  check(emulate_on_host<K>(nullptr, 1, 1, nullptr, nullptr, 0, 0, 0, 1) == KGEN_OK, "len == 0 is not a no-op");
+  // The launch carries at most kInlineShards shards given in host memory;
+  // more are an error there, and fine as device arrays.
+  constexpr int S = kgen::gf256::kInlineShards;
+  std::vector<uint8_t> cf(S * S, 1);
+  uint8_t sink[S] = {};
+  std::vector<const uint8_t*> ins(S, &byte);
+  std::vector<uint8_t*> outs;
+  for (int r = 0; r < S; ++r) outs.push_back(&sink[r]);
+  check(emulate_on_host<K>(cf.data(), 1, S - 1, ins.data(), outs.data(), 1, 0, 1, 1) == KGEN_OK,
+        "the most shards a launch carries were refused");
+  check(emulate_on_host<K>(cf.data(), S / 2, S / 2, ins.data(), outs.data(), 1, 0, 1, 1) == KGEN_OK,
+        "the most coefficients a launch carries were refused");
+  check(emulate_on_host<K>(cf.data(), 2, S - 1, ins.data(), outs.data(), 1, 0, 1, 1) == KGEN_ERR_INLINE_LIMIT,
+        "more shards than a launch carries were accepted");
+  check(emulate_on_host<K>(cf.data(), S, 1, ins.data(), outs.data(), 1, 0, 0, 1) == KGEN_OK,
+        "device arrays past the inline limit were refused");
 }
 
 }  // namespace
@@ -273,6 +311,10 @@ int main() {
   CONFIGS(Nibble)
   CONFIGS(XorShift)
 #undef CONFIGS
+  // The aligned path through a ring of input batches in shared memory.
+  test_config<kgen::gf256::Config<16, 64, 4, Strategy::Nibble, 3>>("Nibble b16 t64 r4 ring3", rng);
+  test_config<kgen::gf256::Config<4, 64, 4, Strategy::Nibble, 2>>("Nibble b4 t64 r4 ring2", rng);
+  test_config<kgen::gf256::Config<8, 32, 2, Strategy::XorShift, 4>>("XorShift b8 t32 r2 ring4", rng);
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

@@ -59,6 +59,9 @@ var shapes = []shape{
 	{1, 1, 1, 0}, {1, 1, 0, 0}, {2, 4, 3, 1}, {4, 10, 15, 0}, {4, 10, 16, 0}, {4, 10, 17, 3},
 	{3, 17, 4097, 5}, {8, 32, 4096, 0}, {4, 10, 1<<20 + 3, 0}, {4, 10, 1 << 20, 7}, {56, 200, 1000, 2},
 	{1, 256, 513, 1}, {255, 1, 77, 0},
+	// The most shards whose pointers a launch carries itself, and one more,
+	// which go through a staging slot instead.
+	{32, 32, 4099, 0}, {8, 57, 4099, 1},
 }
 
 // product uploads random inputs and poisoned outputs, runs instance name (""
@@ -199,12 +202,20 @@ func TestBadInputIsAnError(t *testing.T) {
 
 // TestQueuedCallsKeepTheirOwnStaging queues many products on one stream
 // without waiting between them, each with its own coefficients, inputs and
-// outputs, so that the engine reuses its staging slots while earlier
-// launches may still be queued; every output must match its own product.
+// outputs, and clears each call's coefficients as soon as it returns; every
+// output must match its own product. 10+4 travels in the launches'
+// parameters; 60+8 is past that limit and goes through the engine's staging
+// slots, which it must reuse only once their launches are done.
 func TestQueuedCallsKeepTheirOwnStaging(t *testing.T) {
 	needGPU(t)
-	const calls, rows, k, n = 24, 4, 10, 1<<18 + 5
-	rng := rand.New(rand.NewPCG(13, 17))
+	for _, sh := range []struct{ rows, k int }{{4, 10}, {8, 60}} {
+		t.Run(fmt.Sprintf("%d+%d", sh.k, sh.rows), func(t *testing.T) { queuedCalls(t, sh.rows, sh.k) })
+	}
+}
+
+func queuedCalls(t *testing.T, rows, k int) {
+	const calls, n = 24, 1<<16 + 5
+	rng := rand.New(rand.NewPCG(13, uint64(17*k)))
 	s, err := dev.NewStream()
 	require.NoError(t, err)
 	defer s.Destroy()

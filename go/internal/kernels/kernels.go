@@ -208,9 +208,11 @@ type GF256Config struct {
 }
 
 // GF256Params are a GF(2^8) launcher's arguments: out[r] = XOR over j of
-// Coeffs[r*K+j] * in[j] for r < Rows, over Len bytes of each shard. Coeffs,
-// In and Out are device pointers on Device; In and Out point at device
-// arrays of K and Rows device pointers.
+// Coeffs[r*K+j] * in[j] for r < Rows, over Len bytes of each shard. In and
+// Out point at arrays of K and Rows device pointers on Device, and Coeffs at
+// Rows x K bytes: in device memory, or with HostArrays in host memory (Go
+// memory is fine: the launcher copies them into the launch before it
+// returns) for at most GF256InlineShards shards (see GF256FitsInline).
 type GF256Params struct {
 	Device     int
 	Coeffs     unsafe.Pointer
@@ -218,6 +220,7 @@ type GF256Params struct {
 	In, Out    unsafe.Pointer
 	Len        int64
 	Accumulate int // 1: XOR into out
+	HostArrays int // 1: Coeffs, In and Out are host memory
 	Stream     unsafe.Pointer
 }
 

@@ -1762,163 +1762,163 @@ var GF256s = []GF256{
 }
 
 func kgen_gf_naive_v4_t256_r1_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_naive_v4_t256_r1_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_naive_v4_t256_r1_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_naive_v4_t256_r1_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_naive_v4_t256_r1_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_naive_v4_t256_r1_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_naive_v4_t256_r1_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_naive_v4_t256_r1_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_naive_v4_t256_r1_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_naive_v4_t256_r1_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_naive_v4_t256_r1_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_naive_v4_t256_r1_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r4_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r4_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r4_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r4_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r8_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r8_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r8_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t256_r8_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r4_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r4_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r4_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r4_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r8_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r8_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r8_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_nibble_v16_t512_r8_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_nibble_v16_t512_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_nibble_v16_t512_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_table_v4_t256_r8_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_table_v4_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_table_v4_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_table_v4_t256_r8_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_table_v4_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_table_v4_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_table_v4_t256_r8_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_table_v4_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_table_v4_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_table_v4_t256_r8_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_table_v4_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_table_v4_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_tiled_v4_t256_r4_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_tiled_v4_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_tiled_v4_t256_r4_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_tiled_v4_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_tiled_v4_t256_r4_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_tiled_v4_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_tiled_v4_t256_r4_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_tiled_v4_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_tiled_v4_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r4_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r4_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r4_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r4_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r4_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r8_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r8_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r8_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v16_t256_r8_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v16_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v8_t256_r8_sm80(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v8_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm80(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v8_t256_r8_sm86(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v8_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm86(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v8_t256_r8_sm89(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v8_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm89(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_gf_xorshift_v8_t256_r8_sm90(p *GF256Params) int {
-	return int(C.kgen_gf_xorshift_v8_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), p.Stream))
+	return int(C.kgen_gf_xorshift_v8_t256_r8_sm90(C.int(p.Device), (*C.uint8_t)(p.Coeffs), C.int(p.Rows), C.int(p.K), (**C.uint8_t)(p.In), (**C.uint8_t)(p.Out), C.int64_t(p.Len), C.int(p.Accumulate), C.int(p.HostArrays), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {

@@ -184,7 +184,8 @@ __host__ __device__ __forceinline__ NibbleIn nibble_prepare(uint32_t w) {
   const uint32_t p = prmt(w, 0, 0x3120);  // bytes w0, w2, w1, w3
   const uint32_t xl = p & 0x07070707u;
   NibbleIn n;
-  // (Moving these shifts to the FMA pipe as __umulhi measured slower.)
+  // (Moving these shifts, and those of b3 and b7, to the FMA pipe as IMAD.HI
+  // measured slower: on an H100, 10+4 at 16 MiB, 110.7 us against 103.0.)
   const uint32_t xh = (p >> 4) & 0x07070707u;
   n.b3 = (w >> 3) & 0x01010101u;
   n.b7 = (w >> 7) & 0x01010101u;
@@ -259,14 +260,23 @@ enum class Strategy {
 // output rows per block (accumulators in registers: ROWS x BYTES/4 words),
 // and the multiply strategy. NaiveLogExp ignores BYTES_PER_THREAD (one byte
 // per thread) but ROWS still groups rows per block.
-template <int BYTES_PER_THREAD_, int THREADS_, int ROWS_PER_BLOCK_, Strategy STRATEGY_>
+//
+// STAGES, when not 0, gives the aligned path a ring of that many batches of
+// inputs per thread in shared memory, filled by cp.async STAGES - 1 batches
+// ahead of the arithmetic: more bytes in flight than registers hold (the
+// register pipeline keeps one batch in flight).
+template <int BYTES_PER_THREAD_, int THREADS_, int ROWS_PER_BLOCK_, Strategy STRATEGY_, int STAGES_ = 0>
 struct Config {
   static constexpr int kBytesPerThread = BYTES_PER_THREAD_;
   static constexpr int kWords = BYTES_PER_THREAD_ / 4;
   static constexpr int kThreads = THREADS_;
   static constexpr int kRows = ROWS_PER_BLOCK_;
   static constexpr Strategy kStrategy = STRATEGY_;
+  static constexpr int kStages = STAGES_;
   static constexpr int64_t kChunk = static_cast<int64_t>(THREADS_) * BYTES_PER_THREAD_;  // bytes per block step
+
+  static_assert(STAGES_ == 0 || (STAGES_ >= 2 && STAGES_ <= 8), "0 (registers) or 2 to 8 stages");
+  static_assert(STAGES_ == 0 || STRATEGY_ != Strategy::NaiveLogExp, "the naive kernel has no aligned path");
 
   static_assert(BYTES_PER_THREAD_ == 4 || BYTES_PER_THREAD_ == 8 || BYTES_PER_THREAD_ == 16,
                 "bytes per thread is 4, 8 or 16");
@@ -277,11 +287,6 @@ struct Config {
 // Per-strategy shared-memory slot of one coefficient, in 32-bit words.
 template <Strategy S>
 struct Mul;
-
-// The shared-memory budget a block's dynamic shared memory stays within: the
-// default limit, so no cudaFuncSetAttribute opt-in is needed and several
-// blocks fit per SM. Larger k is tiled into passes (see Layout).
-constexpr int kSmemBudget = 48 * 1024;
 
 // Inputs per batch: a thread loads a batch, then multiplies it while the
 // next batch loads (software pipelining, see process_vec_stream). With 16
@@ -304,9 +309,12 @@ struct Batch {
 // registers, 32 KB in flight) measured best, 0.86x to 0.88x of the copy floor.
 // More than 16 accumulator words (e.g. 8 rows x 16 bytes) do not fit 85
 // registers without spilling in the inner loop: 512 threads (128 registers).
+//
+// With an input ring (STAGES > 0) the bytes in flight live in shared memory,
+// so 512 resident threads (128 registers) suffice.
 template <class K>
 constexpr int min_threads() {
-  return K::kRows * K::kWords <= 16 ? 768 : 512;
+  return K::kStages == 0 && K::kRows * K::kWords <= 16 ? 768 : 512;
 }
 template <class K>
 constexpr int min_blocks() {
@@ -427,6 +435,47 @@ struct Args {
   int accumulate;
 };
 
+// A launch's shard pointers and coefficients travel in one of two ways.
+// Callers that hold them in device memory pass the arrays' device addresses.
+// Callers that hold them in host memory (host_arrays) have the launcher copy
+// them into the kernel's parameters, which the launch itself carries to the
+// device: no staging copy is queued before the kernel, so back-to-back
+// launches follow each other directly. The parameters hold at most
+// kInlineShards pointers, inputs then outputs, and so at most
+// (kInlineShards / 2)^2 coefficients: 1.6 KB, within the 4 KB of parameters
+// every toolkit allows.
+constexpr int kInlineShards = KGEN_GF256_INLINE_SHARDS;
+constexpr int kInlineCoeffs = (kInlineShards / 2) * (kInlineShards / 2);  // the most rows x k with rows + k <= kInlineShards
+
+struct Inline {
+  uint8_t* ptrs[kInlineShards];   // in[0..k), then out[0..rows)
+  uint8_t coeffs[kInlineCoeffs];  // rows x k, row-major
+};
+
+struct Params {
+  Args a;  // with host_arrays, its array pointers are unused
+  int host_arrays;
+  Inline arrays;
+};
+
+// The shared-memory budget a block's dynamic shared memory stays within: the
+// default limit of 48 KB less the kernel's static copy of a launch's arrays,
+// so no cudaFuncSetAttribute opt-in is needed and several blocks fit per SM.
+// Larger k is tiled into passes (see Layout).
+constexpr int kSmemBudget = 48 * 1024 - static_cast<int>(sizeof(Inline));
+
+// with_arrays is a with its arrays pointing at arr: the launch's copies,
+// wherever they are now.
+__host__ __device__ inline Args with_arrays(Args a, const Inline& arr) {
+  a.in = arr.ptrs;
+  a.out = arr.ptrs + a.k;
+  a.coeffs = arr.coeffs;
+  return a;
+}
+
+// fits_inline reports whether a product's arrays fit the parameters.
+__host__ __device__ constexpr bool fits_inline(int rows, int k) { return rows <= kInlineShards - k; }
+
 __host__ __device__ constexpr int round16(int n) { return (n + 15) / 16 * 16; }
 
 // Layout of a block's dynamic shared memory for k_tile inputs per pass:
@@ -436,17 +485,23 @@ template <class K>
 struct Layout {
   static constexpr int kSlotWords = Mul<K::kStrategy>::kSlotWords;
   static constexpr int kAux = K::kStrategy == Strategy::TiledLogExp ? 256 + 512 : 0;
+  // The input ring (STAGES > 0): [stage][input of the batch][thread], each
+  // entry one thread's BYTES_PER_THREAD, so a warp's accesses are contiguous.
+  static constexpr int kRing =
+      K::kStages * Batch<K::kWords>::kInputs * K::kThreads * K::kBytesPerThread;
   int k_tile;
-  __host__ __device__ int in_off() const { return round16(k_tile * K::kRows * kSlotWords * 4); }
-  __host__ __device__ int out_off() const { return in_off() + k_tile * 8; }
-  __host__ __device__ int aux_off() const { return out_off() + K::kRows * 8; }
-  __host__ __device__ int bytes() const { return aux_off() + kAux; }
+  __host__ __device__ constexpr int in_off() const { return round16(k_tile * K::kRows * kSlotWords * 4); }
+  __host__ __device__ constexpr int out_off() const { return in_off() + k_tile * 8; }
+  __host__ __device__ constexpr int aux_off() const { return out_off() + K::kRows * 8; }
+  __host__ __device__ constexpr int ring_off() const { return round16(aux_off() + kAux); }
+  __host__ __device__ constexpr int bytes() const { return ring_off() + kRing; }
 
   // max_k_tile is the most inputs whose slots fit the budget.
   __host__ __device__ static constexpr int max_k_tile() {
     return (kSmemBudget - 16 - K::kRows * 8 - kAux) / (K::kRows * kSlotWords * 4 + 8);
   }
   static_assert(K::kStrategy == Strategy::NaiveLogExp || max_k_tile() >= 1, "one input's slots exceed the budget");
+  static_assert(kRing + 48 * 1024 <= 227 * 1024, "the input ring does not fit an SM's shared memory");
 };
 
 // k_tile_for: all k in one pass when the slots fit, else passes of the most
@@ -704,6 +759,89 @@ __host__ __device__ __forceinline__ void process_vec_stream(const Staged<K>& s, 
   }
 }
 
+// Asynchronous copies into shared memory (cp.async, sm_80 and later); on the
+// host, plain copies, which the per-thread emulation may make at once
+// because every thread's ring entries are its own.
+template <int BYTES>
+__host__ __device__ __forceinline__ void copy_async(uint8_t* dst, const uint8_t* src) {
+#ifdef __CUDA_ARCH__
+  const uint32_t d = static_cast<uint32_t>(__cvta_generic_to_shared(dst));
+  if constexpr (BYTES == 16) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(BYTES) : "memory");
+  }
+#else
+  memcpy(dst, src, BYTES);
+#endif
+}
+__host__ __device__ __forceinline__ void copy_commit() {
+#ifdef __CUDA_ARCH__
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N>
+__host__ __device__ __forceinline__ void copy_wait() {
+#ifdef __CUDA_ARCH__
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
+// process_vec_ring is process_vec_stream with the inputs staged through a
+// per-thread ring of STAGES batches in shared memory: the copies of batch
+// q + STAGES - 1 are issued before batch q is multiplied, across steps, so
+// up to STAGES - 1 batches per thread are in flight. Each thread reads back
+// only the entries it copied, so no barrier is needed; a batch's entries
+// are overwritten only after the arithmetic that used them was issued.
+template <class K>
+__host__ __device__ __forceinline__ void process_vec_ring(const Staged<K>& s, uint8_t* ring, int tid, int64_t c,
+                                                          int64_t stride, int64_t n) {
+  constexpr int R = K::kRows, W = K::kWords, B = Batch<W>::kInputs, BPT = K::kBytesPerThread, S = K::kStages,
+                T = K::kThreads;
+  constexpr int kSlotRow = R * Mul<K::kStrategy>::kSlotWords;
+  if (c >= n) return;
+  const int nb = (s.nj + B - 1) / B;  // batches per step
+  uint8_t* const mine = ring + static_cast<int64_t>(tid) * BPT;
+  auto entry = [&](int stage, int b) { return mine + static_cast<int64_t>(stage * B + b) * T * BPT; };
+  // The issue cursor: step ic, batch ib, ring stage is.
+  int64_t ic = c;
+  int ib = 0, is = 0;
+  auto issue = [&] {
+    if (nb > 0 && ic < n) {
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        if (ib * B + b < s.nj) copy_async<BPT>(entry(is, b), s.in[ib * B + b] + ic * BPT);
+      }
+      if (++ib == nb) ib = 0, ic += stride;
+    }
+    copy_commit();  // empty groups too: wait_group counts groups
+    is = is + 1 == S ? 0 : is + 1;
+  };
+  for (int q = 0; q < S - 1; ++q) issue();
+  int us = 0;  // the stage the arithmetic reads
+  for (; c < n; c += stride) {
+    const VecAccess<W> io{c * BPT};
+    uint32_t acc[R][W];
+    load_acc(io, s, acc);
+    for (int jb = 0; jb < nb; ++jb) {
+      issue();
+      copy_wait<S - 1>();  // batch jb of step c has landed
+      uint32_t cur[B][W];
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        if (jb * B + b < s.nj) VecAccess<W>{0}.load_out(entry(us, b), cur[b]);
+      }
+#pragma unroll
+      for (int b = 0; b < B; ++b) {
+        if (jb * B + b < s.nj) multiply_input<K>(acc, cur[b], s.slots + (jb * B + b) * kSlotRow, s.aux);
+      }
+      us = us + 1 == S ? 0 : us + 1;
+    }
+    store_acc(io, s, acc);
+  }
+  copy_wait<0>();  // nothing lands in the ring after this thread moves on
+}
+
 // misaligned reports whether p cannot take the aligned path's vector accesses.
 template <class K>
 __host__ __device__ inline bool misaligned(const void* p) {
@@ -761,7 +899,12 @@ __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx,
   const Staged<K> s(a, by, pass, smem);
   if (vec) {
     const int64_t n_full = a.len / BPT;
-    process_vec_stream<K>(s, static_cast<int64_t>(bx) * T + tid, static_cast<int64_t>(nbx) * T, n_full);
+    if constexpr (K::kStages > 0) {
+      uint8_t* ring = const_cast<uint8_t*>(smem) + Layout<K>{a.k_tile}.ring_off();
+      process_vec_ring<K>(s, ring, tid, static_cast<int64_t>(bx) * T + tid, static_cast<int64_t>(nbx) * T, n_full);
+    } else {
+      process_vec_stream<K>(s, static_cast<int64_t>(bx) * T + tid, static_cast<int64_t>(nbx) * T, n_full);
+    }
     // The tail may go to any one block: vec is the same in every pass, so
     // each pass gives the tail to the same threads. The last block, because
     // the grid-stride loop never gives it more steps than block 0.
@@ -791,25 +934,43 @@ __host__ __device__ void naive_byte(const Args& a, int by, int64_t i) {
 // ---------------------------------------------------------------------------
 // Kernels.
 
+// kernel_args is the product's Args in a kernel. Arrays that the launch
+// carries are first copied from the parameters into shared memory: the
+// kernel code reads them through pointers, and a pointer to a parameter
+// would make the compiler copy all 1.6 KB of them into every thread's local
+// memory (nvcc 11.8 miscompiles __grid_constant__ here, which would avoid
+// that).
+__device__ __forceinline__ Args kernel_args(const Params& p, Inline& shared) {
+  if (!p.host_arrays) return p.a;
+  for (int i = threadIdx.x; i < p.a.k + p.a.rows; i += blockDim.x) shared.ptrs[i] = p.arrays.ptrs[i];
+  for (int i = threadIdx.x; i < p.a.rows * p.a.k; i += blockDim.x) shared.coeffs[i] = p.arrays.coeffs[i];
+  __syncthreads();
+  return with_arrays(p.a, shared);
+}
+
 template <class K>
-__global__ void __launch_bounds__(K::kThreads, min_blocks<K>()) gf256_kernel(Args a) {
+__global__ void __launch_bounds__(K::kThreads, min_blocks<K>()) gf256_kernel(const Params p) {
   extern __shared__ __align__(16) uint8_t kgen_gf256_smem[];
+  __shared__ Inline arrays;
+  const Args a = kernel_args(p, arrays);
   const int passes = num_passes(a);
   bool vec = false;
-  for (int p = 0; p < passes; ++p) {
-    if (p > 0) __syncthreads();  // every thread is done with the previous pass's slots
-    const bool bad = stage<K>(a, threadIdx.x, blockIdx.y, p, kgen_gf256_smem);
+  for (int pass = 0; pass < passes; ++pass) {
+    if (pass > 0) __syncthreads();  // every thread is done with the previous pass's slots
+    const bool bad = stage<K>(a, threadIdx.x, blockIdx.y, pass, kgen_gf256_smem);
     // The barrier that publishes the slots also ORs the alignment checks:
     // the whole block takes one path, decided on the device because the
     // host cannot read the pointer arrays without a copy.
     const int any_bad = __syncthreads_or(bad);
-    if (p == 0) vec = any_bad == 0;
-    compute<K>(a, threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x, p, kgen_gf256_smem, vec);
+    if (pass == 0) vec = any_bad == 0;
+    compute<K>(a, threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x, pass, kgen_gf256_smem, vec);
   }
 }
 
 template <class K>
-__global__ void __launch_bounds__(K::kThreads) gf256_naive_kernel(Args a) {
+__global__ void __launch_bounds__(K::kThreads) gf256_naive_kernel(const Params p) {
+  __shared__ Inline arrays;
+  const Args a = kernel_args(p, arrays);
   const int64_t i = static_cast<int64_t>(blockIdx.x) * K::kThreads + threadIdx.x;
   if (i < a.len) naive_byte<K>(a, blockIdx.y, i);
 }
@@ -820,10 +981,29 @@ __global__ void __launch_bounds__(K::kThreads) gf256_naive_kernel(Args a) {
 // check_args validates the launcher's arguments; KGEN_OK + 1 means "valid,
 // nothing to do".
 inline int check_args(const uint8_t* coeffs, int rows, int k, const void* in, const void* out, int64_t len,
-                      int accumulate) {
+                      int accumulate, int host_arrays) {
   if (rows < 0 || k < 0 || len < 0) return KGEN_ERR_NEGATIVE_DIM;
   if (rows == 0 || len == 0 || (k == 0 && accumulate)) return KGEN_OK + 1;
   if (out == nullptr || (k > 0 && (in == nullptr || coeffs == nullptr))) return KGEN_ERR_NULL_POINTER;
+  if (host_arrays && !fits_inline(rows, k)) return KGEN_ERR_INLINE_LIMIT;
+  return KGEN_OK;
+}
+
+// make_params checks the arguments and fills p, copying host arrays into
+// it; it returns KGEN_OK, KGEN_OK + 1 (nothing to do) or a KGEN_ERR_* code.
+// a.k_tile is left for the caller.
+inline int make_params(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out,
+                       int64_t len, int accumulate, int host_arrays, Params* p) {
+  const int st = check_args(coeffs, rows, k, in, out, len, accumulate, host_arrays);
+  if (st != KGEN_OK) return st;
+  p->a = Args{coeffs, in, out, len, rows, k, 1, accumulate != 0};
+  p->host_arrays = host_arrays != 0;
+  if (p->host_arrays) {
+    for (int j = 0; j < k; ++j) p->arrays.ptrs[j] = const_cast<uint8_t*>(in[j]);
+    for (int r = 0; r < rows; ++r) p->arrays.ptrs[k + r] = out[r];
+    if (k > 0) memcpy(p->arrays.coeffs, coeffs, static_cast<size_t>(rows) * k);
+    p->a.coeffs = nullptr, p->a.in = nullptr, p->a.out = nullptr;  // only the copies are read
+  }
   return KGEN_OK;
 }
 
@@ -841,25 +1021,34 @@ inline int sm_count(int device) {
   return n;
 }
 
-// launch checks the arguments and starts the kernel on stream. It returns
+// launch checks the arguments and starts the kernel on stream. With
+// host_arrays, coeffs, in and out are host memory, read before launch
+// returns; otherwise they are device memory that the kernel reads. It returns
 // KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
 template <class K>
 int launch(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len,
-           int accumulate, cudaStream_t stream) {
-  const int st = check_args(coeffs, rows, k, in, out, len, accumulate);
+           int accumulate, int host_arrays, cudaStream_t stream) {
+  Params p{};
+  const int st = make_params(coeffs, rows, k, in, out, len, accumulate, host_arrays, &p);
   if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
   const int groups = ceil_div(rows, K::kRows);
   if (groups > 65535) return KGEN_ERR_GRID_TOO_LARGE;
-  Args a{coeffs, in, out, len, rows, k, 1, accumulate != 0};
 
   if constexpr (K::kStrategy == Strategy::NaiveLogExp) {
     const int64_t blocks = (len + K::kThreads - 1) / K::kThreads;
     if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
-    gf256_naive_kernel<K><<<dim3(static_cast<unsigned>(blocks), groups), K::kThreads, 0, stream>>>(a);
+    gf256_naive_kernel<K><<<dim3(static_cast<unsigned>(blocks), groups), K::kThreads, 0, stream>>>(p);
     return static_cast<int>(cudaGetLastError());
   } else {
-    a.k_tile = k_tile_for<K>(k);
-    const int smem = Layout<K>{a.k_tile}.bytes();
+    p.a.k_tile = k_tile_for<K>(k);
+    const int smem = Layout<K>{p.a.k_tile}.bytes();
+    if constexpr (Layout<K>::kRing > 0) {
+      const cudaError_t err = once_per_device<K>([] {
+        return cudaFuncSetAttribute(gf256_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Layout<K>{Layout<K>::max_k_tile()}.bytes());
+      });
+      if (err != cudaSuccess) return static_cast<int>(err);
+    }
     // One wave: as many blocks as fit on the device at once, the grid-stride
     // loop spreading the bytes evenly. All row groups then run side by side
     // over the same region of the inputs, so groups after the first find the
@@ -876,45 +1065,54 @@ int launch(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uin
     int64_t bx = (static_cast<int64_t>(sms) * per_sm + groups - 1) / groups;
     if (bx > steps) bx = steps;
     if (bx < 1) bx = 1;
-    gf256_kernel<K><<<dim3(static_cast<unsigned>(bx), groups), K::kThreads, smem, stream>>>(a);
+    gf256_kernel<K><<<dim3(static_cast<unsigned>(bx), groups), K::kThreads, smem, stream>>>(p);
     return static_cast<int>(cudaGetLastError());
   }
 }
 
-// emulate_on_host runs the kernel's per-thread code on the host, block by
-// block and thread by thread, with the same passes and barriers: for tests
-// on machines without a GPU. Pointers are host pointers; grid_x is the
-// kernel's gridDim.x (the GPU launch derives it from the device), and
-// k_tile, when positive, overrides the inputs per pass to force passes.
+// emulate runs the kernel's per-thread code on the host for the product p
+// (from make_params), block by block and thread by thread, with the same
+// passes and barriers: for tests on machines without a GPU. Its pointers are
+// host pointers; grid_x is the kernel's gridDim.x (the GPU launch derives
+// it from the device), and k_tile, when positive, overrides the inputs per
+// pass to force passes.
 template <class K>
-int emulate_on_host(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len,
-                    int accumulate, int grid_x, int k_tile = 0) {
-  const int st = check_args(coeffs, rows, k, in, out, len, accumulate);
-  if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
-  const int groups = ceil_div(rows, K::kRows);
-  Args a{coeffs, in, out, len, rows, k, 1, accumulate != 0};
+void emulate(Params& p, int grid_x, int k_tile = 0) {
+  const int groups = ceil_div(p.a.rows, K::kRows);
   if constexpr (K::kStrategy == Strategy::NaiveLogExp) {
+    const Args a = p.host_arrays ? with_arrays(p.a, p.arrays) : p.a;
     for (int by = 0; by < groups; ++by) {
-      for (int64_t i = 0; i < len; ++i) naive_byte<K>(a, by, i);
+      for (int64_t i = 0; i < a.len; ++i) naive_byte<K>(a, by, i);
     }
-    return KGEN_OK;
   } else {
-    a.k_tile = k_tile > 0 ? (k_tile < Layout<K>::max_k_tile() ? k_tile : Layout<K>::max_k_tile()) : k_tile_for<K>(k);
+    const int most = Layout<K>::max_k_tile();
+    p.a.k_tile = k_tile > 0 ? (k_tile < most ? k_tile : most) : k_tile_for<K>(p.a.k);
+    const Args a = p.host_arrays ? with_arrays(p.a, p.arrays) : p.a;
     std::vector<uint8_t> smem_v(static_cast<size_t>(Layout<K>{a.k_tile}.bytes()) + 16);
     uint8_t* smem = smem_v.data() + (16 - reinterpret_cast<uintptr_t>(smem_v.data()) % 16) % 16;
     for (int by = 0; by < groups; ++by) {
       for (int bx = 0; bx < grid_x; ++bx) {
         bool vec = false;
-        for (int p = 0; p < num_passes(a); ++p) {
+        for (int pass = 0; pass < num_passes(a); ++pass) {
           bool bad = false;
-          for (int t = 0; t < K::kThreads; ++t) bad = stage<K>(a, t, by, p, smem) || bad;
-          if (p == 0) vec = !bad;
-          for (int t = 0; t < K::kThreads; ++t) compute<K>(a, t, bx, by, grid_x, p, smem, vec);
+          for (int t = 0; t < K::kThreads; ++t) bad = stage<K>(a, t, by, pass, smem) || bad;
+          if (pass == 0) vec = !bad;
+          for (int t = 0; t < K::kThreads; ++t) compute<K>(a, t, bx, by, grid_x, pass, smem, vec);
         }
       }
     }
-    return KGEN_OK;
   }
+}
+
+// emulate_on_host is launch on the host: make_params, then emulate.
+template <class K>
+int emulate_on_host(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len,
+                    int accumulate, int host_arrays, int grid_x, int k_tile = 0) {
+  std::vector<Params> box(1);  // 1.6 KB: off the stack
+  const int st = make_params(coeffs, rows, k, in, out, len, accumulate, host_arrays, &box[0]);
+  if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
+  emulate<K>(box[0], grid_x, k_tile);
+  return KGEN_OK;
 }
 
 }  // namespace gf256
