@@ -180,3 +180,27 @@ func TestPickNamesTheChoice(t *testing.T) {
 	_, err = (*Engine)(nil).Pick(false, 1, 1)
 	assert.Error(t, err)
 }
+
+// TestRememberedChoiceFollowsTheShape calls choose with shapes that repeat
+// and change, as a model's layers do: each answer must be the pick for its
+// own shape, never the remembered one of another.
+func TestRememberedChoiceFollowsTheShape(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	type shape struct {
+		transposed bool
+		m, n       int
+	}
+	shapes := []shape{{false, 1, 4096}, {false, 1, 4096}, {true, 1, 4096}, {false, 8, 4096}, {false, 1, 11008},
+		{false, 1, 4096}, {true, 2, 512}, {true, 2, 512}, {false, 1, 256}}
+	for _, sh := range shapes {
+		layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == sh.transposed }
+		want, ok := pickFrom(e.kernels, layoutIs, sh.m, sh.n)
+		require.True(t, ok)
+		got, err := e.choose("", sh.transposed, sh.m, sh.n)
+		require.NoError(t, err)
+		assert.Equal(t, want.Name, got.Name, "%+v", sh)
+	}
+	allocs := testing.AllocsPerRun(100, func() { e.choose("", false, 1, 4096) })
+	assert.Zero(t, allocs, "a repeated shape allocates")
+}
