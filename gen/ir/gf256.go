@@ -45,12 +45,18 @@ type GF256Params struct {
 	BytesPerThread int // bytes a thread handles per step: 4, 8 or 16
 	Threads        int // threads per block
 	RowsPerBlock   int // output rows one block makes from one read of the inputs
+	Stages         int // 0: inputs load into registers; else batches in a cp.async ring in shared memory
 }
 
 // Op is GF256MatMul.
 func (*GF256Params) Op() Op { return GF256MatMul }
 
-// NameTail is e.g. "xorshift_v16_t256_r4".
+// NameTail is e.g. "xorshift_v16_t256_r4", or "nibble_v16_t512_r4_s3" with
+// a ring of 3 stages.
 func (p *GF256Params) NameTail(Types) string {
-	return fmt.Sprintf("%s_v%d_t%d_r%d", p.Strategy, p.BytesPerThread, p.Threads, p.RowsPerBlock)
+	tail := fmt.Sprintf("%s_v%d_t%d_r%d", p.Strategy, p.BytesPerThread, p.Threads, p.RowsPerBlock)
+	if p.Stages > 0 {
+		tail += fmt.Sprintf("_s%d", p.Stages)
+	}
+	return tail
 }

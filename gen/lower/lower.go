@@ -108,7 +108,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 		}
 	case ir.GF256MatMul:
 		for _, t := range f.GF256 {
-			p := &ir.GF256Params{Strategy: t.Strategy, BytesPerThread: t.BytesPerThread, Threads: t.Threads, RowsPerBlock: t.RowsPerBlock}
+			p := &ir.GF256Params{Strategy: t.Strategy, BytesPerThread: t.BytesPerThread, Threads: t.Threads, RowsPerBlock: t.RowsPerBlock, Stages: t.Stages}
 			out = append(out, base(p, t.Threads, t.SharedBytes(), t.Line))
 		}
 	}

@@ -120,7 +120,7 @@ func TestLowerRealSpec(t *testing.T) {
 		}
 		for _, tl := range f.GF256 {
 			n++
-			name := ir.InstanceName(f.Name, types(f), &ir.GF256Params{Strategy: tl.Strategy, BytesPerThread: tl.BytesPerThread, Threads: tl.Threads, RowsPerBlock: tl.RowsPerBlock})
+			name := ir.InstanceName(f.Name, types(f), &ir.GF256Params{Strategy: tl.Strategy, BytesPerThread: tl.BytesPerThread, Threads: tl.Threads, RowsPerBlock: tl.RowsPerBlock, Stages: tl.Stages})
 			in, ok := byName[name]
 			if !ok {
 				t.Errorf("no instance %s", name)

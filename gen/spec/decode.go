@@ -326,10 +326,10 @@ func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
 	t := GF256Tiling{Line: n.Line, bad: true}
 	keys := []string{"strategy", "bytes_per_thread", "threads", "rows_per_block"}
 	if hasKey(n, "block") {
-		d.errorf(n.Line, "%s: block, warp and thread are keys of a gemm tiling; op gf256_matmul takes %s", what, strings.Join(keys, ", "))
+		d.errorf(n.Line, "%s: block, warp and thread are keys of a gemm tiling; op gf256_matmul takes %s (and stages)", what, strings.Join(keys, ", "))
 		return t
 	}
-	f, ok := d.fields(n, what, keys, keys)
+	f, ok := d.fields(n, what, append(keys, "stages"), keys)
 	if !ok {
 		return t
 	}
@@ -344,7 +344,7 @@ func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
 	for _, fld := range []struct {
 		key string
 		dst *int
-	}{{"bytes_per_thread", &t.BytesPerThread}, {"threads", &t.Threads}, {"rows_per_block", &t.RowsPerBlock}} {
+	}{{"bytes_per_thread", &t.BytesPerThread}, {"threads", &t.Threads}, {"rows_per_block", &t.RowsPerBlock}, {"stages", &t.Stages}} {
 		if v := f[fld.key]; v != nil {
 			*fld.dst, ok = d.integer(v, what+" "+fld.key)
 			good = good && ok

@@ -10,18 +10,38 @@ import (
 // output row in registers (kgen::gf256::Config allows 1 to 32).
 const maxGFRows = 32
 
-// gf256SmemBudget is the dynamic shared memory every GF(2^8) kernel stays
-// within (kgen::gf256::kSmemBudget): it stages as many inputs' coefficient
-// slots per pass as fit, and makes more passes for larger k.
-const gf256SmemBudget = 48 << 10
+// gf256SmemBudget is the dynamic shared memory every GF(2^8) kernel's
+// coefficient slots stay within (kgen::gf256::kSmemBudget): 48 KB less the
+// static copy of a launch's shard pointers and coefficients. A kernel stages
+// as many inputs' slots per pass as fit, and makes more passes for larger k.
+const gf256SmemBudget = 48<<10 - gf256InlineBytes
+
+// gf256InlineBytes is kgen::gf256::Inline: 64 shard pointers and 32 x 32
+// coefficients.
+const gf256InlineBytes = 64*8 + 32*32
+
+// gf256RingMax is the most shared memory an input ring may take beside the
+// slots: an SM's 227 KB less 48 KB.
+const gf256RingMax = (227 - 48) << 10
+
+// RingBytes is the input ring's shared memory (kgen::gf256::Layout::kRing):
+// stages x inputs per batch x threads x bytes per thread.
+func (t GF256Tiling) RingBytes() int {
+	batch := 4 // inputs per batch, kgen::gf256::Batch
+	if t.BytesPerThread == 4 {
+		batch = 8
+	}
+	return t.Stages * batch * t.Threads * t.BytesPerThread
+}
 
 // SharedBytes is the most dynamic shared memory a block of the kernel uses:
-// the budget, except for the naive reference kernel, which uses none.
+// the slots' budget and the input ring, except for the naive reference
+// kernel, which uses none.
 func (t GF256Tiling) SharedBytes() int {
 	if t.Strategy == ir.GFNaiveLogExp {
 		return 0
 	}
-	return gf256SmemBudget
+	return gf256SmemBudget + t.RingBytes()
 }
 
 // checkGF256Family checks what only a gf256_matmul family has: no layouts,
@@ -64,6 +84,14 @@ func checkGF256Tiling(c *collector, what string, t GF256Tiling, archs []ir.Arch)
 	if t.Threads < 32 || t.Threads%32 != 0 || t.Threads > maxTile {
 		errorf("threads (%d) must be a positive multiple of 32 (whole warps)", t.Threads)
 		return
+	}
+	switch {
+	case t.Stages != 0 && (t.Stages < 2 || t.Stages > 8):
+		errorf("stages (%d) must be 0 (inputs in registers) or 2 to 8 (batches of inputs in a ring in shared memory)", t.Stages)
+	case t.Stages != 0 && t.Strategy == ir.GFNaiveLogExp:
+		errorf("strategy naive has no aligned path for an input ring; remove stages")
+	case t.RingBytes() > gf256RingMax:
+		errorf("the input ring (stages x 4 or 8 inputs x threads x bytes_per_thread = %d bytes) exceeds the %d bytes an SM has beside the coefficient slots; use fewer stages or threads", t.RingBytes(), gf256RingMax)
 	}
 	perArch(archs, func(a ir.ArchInfo) int { return a.MaxThreads }, func(a ir.ArchInfo) bool { return t.Threads > a.MaxThreads },
 		func(max int, on string) {

@@ -112,6 +112,7 @@ type GF256Tiling struct {
 	BytesPerThread int // bytes a thread handles per step: 4, 8 or 16
 	Threads        int // threads per block
 	RowsPerBlock   int // output rows one block makes from one read of the inputs
+	Stages         int // 0: inputs load into registers; else batches in a cp.async ring in shared memory
 	Line           int // line of the tiling's first key
 
 	bad bool // a field did not decode

@@ -73,11 +73,21 @@ func gfKernel(s kernels.GF256Strategy, bytes, threads, rows int) kernels.GF256 {
 	return k
 }
 
+func gfRing(s kernels.GF256Strategy, bytes, threads, rows, stages int) kernels.GF256 {
+	k := gfKernel(s, bytes, threads, rows)
+	k.Config.Stages = stages
+	k.Name += fmt.Sprintf("_s%d", stages)
+	return k
+}
+
 func TestRankPrefersFastStrategies(t *testing.T) {
 	k := gfKernel
 	assert.Less(t, rank(k(kernels.GFNibble, 16, 256, 8)), rank(k(kernels.GFXorShift, 16, 512, 4)), "measured fastest on the H100")
 	assert.Less(t, rank(k(kernels.GFXorShift, 16, 256, 4)), rank(k(kernels.GFXorShift, 4, 256, 4)))
 	assert.Less(t, rank(k(kernels.GFNibble, 16, 512, 4)), rank(k(kernels.GFNibble, 16, 256, 4)), "512 threads measured best")
+	assert.Less(t, rank(gfRing(kernels.GFNibble, 16, 512, 4, 3)), rank(k(kernels.GFNibble, 16, 512, 4)), "the input ring measured faster")
+	assert.Equal(t, rank(gfRing(kernels.GFNibble, 16, 512, 4, 3))/4, rank(k(kernels.GFNibble, 16, 256, 8))/4,
+		"a ring and the register pipeline compete on rows per block")
 	assert.Less(t, rank(k(kernels.GFTable, 4, 256, 1)), rank(k(kernels.GFNaiveLogExp, 4, 256, 16)), "reference kernels come last")
 }
 
@@ -93,6 +103,12 @@ func TestPickFitsRowsPerBlock(t *testing.T) {
 		8: "nibble_v16_t512_r8", 9: "nibble_v16_t512_r8", 200: "nibble_v16_t512_r8",
 	} {
 		assert.Equal(t, want, pick(ks, rows).Name, "%d rows", rows)
+	}
+	// With a 4-row ring among them, it takes the products of up to 4 rows.
+	withRing := append([]kernels.GF256{gfRing(kernels.GFNibble, 16, 512, 4, 3)}, ks...)
+	sort.SliceStable(withRing, func(i, j int) bool { return rank(withRing[i]) < rank(withRing[j]) })
+	for rows, want := range map[int]string{2: "nibble_v16_t512_r4_s3", 4: "nibble_v16_t512_r4_s3", 8: "nibble_v16_t512_r8"} {
+		assert.Equal(t, want, pick(withRing, rows).Name, "%d rows", rows)
 	}
 	// Pick answers what choose runs, and refuses an empty product.
 	e := &Engine{kernels: ks}

@@ -16,6 +16,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm80/gf_nibble_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm80/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm80/gf_nibble_v16_t512_r4_s3.o \
 	$(KGEN_BUILD)/sm80/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm80/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm80/gf_tiled_v4_t256_r4.o \
@@ -113,6 +114,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm86/gf_nibble_v16_t512_r4_s3.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm86/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm86/gf_tiled_v4_t256_r4.o \
@@ -210,6 +212,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm89/gf_nibble_v16_t512_r4_s3.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm89/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm89/gf_tiled_v4_t256_r4.o \
@@ -307,6 +310,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t512_r4.o \
+	$(KGEN_BUILD)/sm90/gf_nibble_v16_t512_r4_s3.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t512_r8.o \
 	$(KGEN_BUILD)/sm90/gf_table_v4_t256_r8.o \
 	$(KGEN_BUILD)/sm90/gf_tiled_v4_t256_r4.o \

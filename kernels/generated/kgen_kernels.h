@@ -41,6 +41,12 @@ int kgen_gf_nibble_v16_t512_r4_sm86(int device, const uint8_t* coeffs, int rows,
 int kgen_gf_nibble_v16_t512_r4_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 int kgen_gf_nibble_v16_t512_r4_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
+/* gf_nibble_v16_t512_r4_s3: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
+int kgen_gf_nibble_v16_t512_r4_s3_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_s3_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_s3_sm89(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+int kgen_gf_nibble_v16_t512_r4_s3_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
+
 /* gf_nibble_v16_t512_r8: out[r] = XOR over j of coeffs[r][j] * in[j] in GF(2^8), byte by byte; with host_arrays, coeffs, in and out are in host memory (at most KGEN_GF256_INLINE_SHARDS shards, inputs and outputs together). */
 int kgen_gf_nibble_v16_t512_r8_sm80(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 int kgen_gf_nibble_v16_t512_r8_sm86(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);

@@ -63,9 +63,10 @@ var configs = map[ir.Op]opConfig{
 	ir.GF256MatMul: {
 		header: "kgen/gf256.cuh", namespace: "kgen::gf256",
 		describe: emit.Template("gf256.describe", `GF(2^8) matrix product (Reed-Solomon coding), strategy {{.P.Strategy}};
-// {{.P.BytesPerThread}} bytes per thread per step, {{.In.Threads}} threads, {{.P.RowsPerBlock}} output rows per block, at most {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
+// {{.P.BytesPerThread}} bytes per thread per step, {{.In.Threads}} threads, {{.P.RowsPerBlock}} output rows per block,
+// {{if .P.Stages}}a ring of {{.P.Stages}} input batches in shared memory, {{end}}at most {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
 		config: emit.Template("gf256.config", `struct Config : kgen::gf256::Config</*bytes per thread*/ {{.P.BytesPerThread}}, /*threads*/ {{.In.Threads}}, /*rows per block*/ {{.P.RowsPerBlock}},
-                                   {{strategy .P.Strategy}}> {};`, funcs),
+                                   {{strategy .P.Strategy}}, /*stages*/ {{.P.Stages}}> {};`, funcs),
 	},
 }
 

@@ -205,6 +205,7 @@ type GF256Config struct {
 	Strategy       GF256Strategy
 	BytesPerThread int
 	RowsPerBlock   int
+	Stages         int // 0: inputs in registers; else a ring of input batches in shared memory
 }
 
 // GF256Params are a GF(2^8) launcher's arguments: out[r] = XOR over j of
