@@ -897,7 +897,7 @@ __host__ __device__ __forceinline__ bool stage(const Args& a, int tid, int by, i
 // divide evenly, the last partial one is then spread over the warps of every
 // block instead of falling to whole blocks (10+4 at 16 MiB on an H100: 2048
 // block steps of 8 KB over 132 blocks, so 68 blocks made a 16th round while
-// 64 idled).
+// 64 idled). It measured 1% faster there (97.3 to 96.1 us), about the noise.
 template <class K>
 __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx, int by, int nbx, int pass,
                                                  const uint8_t* smem, bool vec) {
