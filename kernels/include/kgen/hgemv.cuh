@@ -1165,6 +1165,19 @@ inline int check_args(bool transposed, int m, int n, int k, const uint16_t* a, i
   return KGEN_OK;
 }
 
+// set_operands fills the fields every gemv kernel's Args has (this header's,
+// kgen/hgemv_mma.cuh's and kgen/hgemv_mma_t.cuh's) from checked arguments.
+// alpha == 0 makes k 0: y = beta * y, and A and x are not read (BLAS).
+template <class A>
+inline void set_operands(A& g, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x,
+                         int64_t ldx, float beta, uint16_t* y, int64_t ldy) {
+  g.a = a, g.x = x, g.y = y;
+  g.lda = lda, g.ldx = ldx, g.ldy = ldy;
+  g.m = m, g.n = n;
+  g.k = alpha == 0.f ? 0 : k;
+  g.alpha = alpha, g.beta = beta;
+}
+
 struct Plan {
   Args args;
   int64_t grid_x;
@@ -1180,11 +1193,7 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
   if (gx > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
 
   Args& g = p->args;
-  g.a = a, g.x = x, g.y = y;
-  g.lda = lda, g.ldx = ldx, g.ldy = ldy;
-  g.m = m, g.n = n;
-  g.k = alpha == 0.f ? 0 : k;  // alpha == 0: y = beta * y, A and x unread (BLAS)
-  g.alpha = alpha, g.beta = beta;
+  set_operands(g, m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
   const int64_t per_split = (static_cast<int64_t>(g.k) + K::kSplitK - 1) / K::kSplitK;
   const int64_t kslice = ((per_split < 1 ? 1 : per_split) + 7) / 8 * 8;
   g.kslice = static_cast<int>(kslice < 0x7fffffff ? kslice : 0x7fffffff);  // only one split can be that long

@@ -358,8 +358,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(A
 
 // ---------------------------------------------------------------------------
 // Host side: argument checks and the launch plan, shared by launch() and the
-// emulator. The arguments are checked by hgemv::check_args, as every gemv
-// kernel's are.
+// emulator. The arguments are checked by hgemv::check_args and set by
+// hgemv::set_operands, as every gemv kernel's are.
 
 using hgemv::kNothingToDo;
 
@@ -374,11 +374,7 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
   const int st = hgemv::check_args(false, m, n, k, a, lda, x, ldx, y, ldy);
   if (st != KGEN_OK) return st;
   Args& g = p->args;
-  g.a = a, g.x = x, g.y = y;
-  g.lda = lda, g.ldx = ldx, g.ldy = ldy;
-  g.m = m, g.n = n;
-  g.k = alpha == 0.f ? 0 : k;  // alpha == 0: y = beta * y, A and x unread (BLAS)
-  g.alpha = alpha, g.beta = beta;
+  hgemv::set_operands(g, m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
   g.vec = reinterpret_cast<uintptr_t>(a) % 16 == 0 && lda % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
           ldx % 8 == 0;
   p->grid_x = (n + K::kRows - 1) / K::kRows;  // n < 2^31: fits
