@@ -33,22 +33,13 @@
 #include <vector>
 
 #include "kgen/hgemv.cuh"
+#include "kernels/tests/hgemv_test_support.h"
 
 namespace {
 
 using kgen::hgemv::Layout;
-using kgen::hgemv::half_to_float;
 
-int g_passed = 0, g_failed = 0;
-bool g_gpu = false;
-
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  if (++g_failed <= 30) fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
+using namespace hgemv_test;
 
 // ---------------------------------------------------------------------------
 // Inputs.
@@ -78,25 +69,6 @@ uint16_t random_half(std::mt19937& rng, Fill fill) {
   }
 }
 
-// Buffer holds a matrix of rows x ld halves inside guard halves, its first
-// element at a 16-byte boundary plus `off` halves.
-constexpr int kGuard = 24;
-constexpr uint16_t kSentinel = 0x7e5a;  // a NaN no computation produces
-
-struct Buffer {
-  std::vector<uint16_t> buf;
-  int start = 0;
-  int64_t rows = 0, cols = 0, ld = 0;
-  Buffer() = default;
-  Buffer(int64_t r, int64_t c, int64_t l, int off) : rows(r), cols(c), ld(l) {
-    buf.assign(static_cast<size_t>(r * l) + 2 * kGuard + 16, kSentinel);
-    const uintptr_t base = reinterpret_cast<uintptr_t>(buf.data()) + 2 * kGuard;
-    start = static_cast<int>((16 - base % 16) % 16) / 2 + kGuard + off;
-  }
-  uint16_t* ptr() { return buf.data() + start; }
-  uint16_t& at(int64_t r, int64_t c) { return buf[start + r * ld + c]; }
-};
-
 struct Case {
   int m, n, k;
   float alpha, beta;
@@ -113,17 +85,13 @@ std::string describe(const char* cfg, const Case& c) {
   return b;
 }
 
-struct Problem {
-  Buffer a, x, y;
-  std::vector<uint16_t> y_before;
-};
-
 Problem make_problem(Layout layout, const Case& c, std::mt19937& rng) {
   Problem p;
   const int64_t ar = layout == Layout::N ? c.n : c.k, ac = layout == Layout::N ? c.k : c.n;
-  p.a = Buffer(ar, ac, ac + c.lda_pad, c.a_off);
-  p.x = Buffer(c.m, c.k, c.k + c.ldx_pad, c.x_off);
-  p.y = Buffer(c.m, c.n, c.n + c.ldy_pad, c.y_off);
+  p.trans = layout == Layout::T;
+  p.a = Buffer(ar, ac + c.lda_pad, c.a_off);
+  p.x = Buffer(c.m, c.k + c.ldx_pad, c.x_off);
+  p.y = Buffer(c.m, c.n + c.ldy_pad, c.y_off);
   for (int64_t r = 0; r < ar; ++r)
     for (int64_t q = 0; q < ac; ++q) p.a.at(r, q) = random_half(rng, c.fill);
   const Fill xf = c.fill == kTiny ? kMixed : c.fill;
@@ -147,91 +115,7 @@ Problem make_problem(Layout layout, const Case& c, std::mt19937& rng) {
 }
 
 // ---------------------------------------------------------------------------
-// Reference and comparison.
-
-double hd(uint16_t h) { return static_cast<double>(half_to_float(h)); }
-
-// verify checks y (its whole buffer) against the float64 reference computed
-// from the inputs in p and the y that was there before.
-bool verify(Layout layout, const Case& c, Problem& p, const std::vector<uint16_t>& y_after, std::string* why) {
-  Buffer before = p.y;
-  before.buf = p.y_before;
-  Buffer after = p.y;
-  after.buf = y_after;
-  // Everything outside the results must be as it was.
-  std::vector<char> inside(after.buf.size(), 0);
-  for (int i = 0; i < c.m; ++i)
-    for (int r = 0; r < c.n; ++r) inside[after.start + i * after.ld + r] = 1;
-  for (size_t e = 0; e < after.buf.size(); ++e) {
-    if (!inside[e] && after.buf[e] != before.buf[e]) {
-      *why = "wrote outside the results at buffer index " + std::to_string(e);
-      return false;
-    }
-  }
-  const double kBig = 65520.0;  // the smallest magnitude that rounds to Inf
-  for (int i = 0; i < c.m; ++i) {
-    for (int r = 0; r < c.n; ++r) {
-      double sum = 0, terms = 0;
-      if (c.alpha != 0) {
-        for (int q = 0; q < c.k; ++q) {
-          const double av = layout == Layout::N ? hd(p.a.at(r, q)) : hd(p.a.at(q, r));
-          const double t = av * hd(p.x.at(i, q));
-          sum += t;
-          terms += fabs(t);
-        }
-      }
-      double ref = static_cast<double>(c.alpha) * sum;
-      terms *= fabs(static_cast<double>(c.alpha));
-      if (c.beta != 0) {
-        const double yb = static_cast<double>(c.beta) * hd(before.at(i, r));
-        ref += yb;
-        terms += fabs(yb);
-      }
-      const double tol = ldexp(fabs(ref), -11) + 4 * sqrt(std::max(c.k, 1)) * ldexp(terms, -24) + ldexp(1.0, -25);
-      const double got = hd(after.at(i, r));
-      bool ok;
-      if (std::isnan(got)) {
-        ok = false;
-      } else if (fabs(ref) - tol >= kBig) {
-        ok = std::isinf(got) && (got > 0) == (ref > 0);
-      } else if (std::isinf(got)) {
-        ok = fabs(ref) + tol >= kBig && (got > 0) == (ref > 0);
-      } else {
-        ok = fabs(got - ref) <= tol;
-      }
-      if (!ok) {
-        char b[200];
-        snprintf(b, sizeof(b), "y[%d][%d] = %.9g, reference %.9g (bound %.3g)", i, r, got, ref, tol);
-        *why = b;
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-// ---------------------------------------------------------------------------
 // Device runs.
-
-// DeviceBuffer mirrors a Buffer on the device with the same alignment offset.
-struct DeviceBuffer {
-  uint16_t* base = nullptr;
-  size_t halves = 0;
-  int start = 0;
-  explicit DeviceBuffer(const Buffer& h) : halves(h.buf.size() + 16) {
-    const uintptr_t hbase = reinterpret_cast<uintptr_t>(h.buf.data());
-    start = h.start + static_cast<int>(hbase % 16) / 2;  // same offset from a 16-byte boundary
-    cudaMalloc(&base, halves * 2);
-    cudaMemcpy(base + (start - h.start), h.buf.data(), h.buf.size() * 2, cudaMemcpyHostToDevice);
-  }
-  ~DeviceBuffer() { cudaFree(base); }
-  uint16_t* ptr() { return base + start; }
-  std::vector<uint16_t> read(const Buffer& h) {
-    std::vector<uint16_t> out(h.buf.size());
-    cudaMemcpy(out.data(), base + (start - h.start), out.size() * 2, cudaMemcpyDeviceToHost);
-    return out;
-  }
-};
 
 template <class K>
 int run_device(const Case& c, Problem& p, std::vector<uint16_t>* y_out) {
@@ -255,14 +139,14 @@ void run_case(const char* cfg, const Case& c, std::mt19937& rng) {
   const int st = kgen::hgemv::emulate_on_host<K>(c.m, c.n, c.k, c.alpha, p.a.ptr(), p.a.ld, p.x.ptr(), p.x.ld, c.beta,
                                                  y.ptr(), y.ld, c.order);
   std::string why;
-  bool ok = st == KGEN_OK && verify(K::kLayout, c, p, y.buf, &why) && p.a.buf == a_before && p.x.buf == x_before;
+  bool ok = st == KGEN_OK && verify(c, p, y.buf, &why) && p.a.buf == a_before && p.x.buf == x_before;
   if (st != KGEN_OK) why = "status " + std::to_string(st);
   check(ok, describe(cfg, c) + ": " + why);
   if (!g_gpu) return;
   std::vector<uint16_t> yd;
   const int sd = run_device<K>(c, p, &yd);
   why.clear();
-  ok = sd == KGEN_OK && verify(K::kLayout, c, p, yd, &why);
+  ok = sd == KGEN_OK && verify(c, p, yd, &why);
   if (sd != KGEN_OK) why = "device status " + std::to_string(sd);
   check(ok, std::string("GPU ") + describe(cfg, c) + ": " + why);
   if (ok) check(yd == y.buf, std::string("GPU ") + describe(cfg, c) + ": differs from the emulation");
