@@ -266,3 +266,62 @@ func queuedCalls(t *testing.T, rows, k int) {
 		}
 	}
 }
+
+// TestChainedCallsSeeEarlierOutputs queues products on one stream without
+// waiting between them, each reading the shards the one before it wrote,
+// and overwriting shards that the one before it read: A -> B, B -> A, then
+// B accumulated from A, and so on. On sm_90 a kernel may start before the
+// previous one finishes (programmatic dependent launch), so this fails if a
+// kernel touches its shards before the earlier kernel is done with them.
+// 10+10 travels in the launches' parameters; 40+40 uses staging slots.
+func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
+	needGPU(t)
+	for _, c := range []struct{ k, n int }{{10, 2<<20 + 5}, {40, 64<<10 + 5}} {
+		t.Run(fmt.Sprintf("%d+%d", c.k, c.k), func(t *testing.T) { chainedCalls(t, c.k, c.n) })
+	}
+}
+
+func chainedCalls(t *testing.T, k, n int) {
+	const calls = 12
+	rng := rand.New(rand.NewPCG(29, uint64(k)))
+	s, err := dev.NewStream()
+	require.NoError(t, err)
+	defer s.Destroy()
+	// Two sets of k shards, their host images kept in step with the chain.
+	sets := [2][]gf256.Shard{}
+	host := [2][][]byte{}
+	for h := range sets {
+		for range k {
+			img := make([]byte, n)
+			for i := range img {
+				img[i] = byte(rng.IntN(256))
+			}
+			buf, err := dev.Alloc(n)
+			require.NoError(t, err)
+			t.Cleanup(func() { buf.Free() })
+			require.NoError(t, cuda.CopyFromHost(buf, img))
+			sets[h] = append(sets[h], gf256.Shard{Buf: buf})
+			host[h] = append(host[h], img)
+		}
+	}
+	for c := range calls {
+		from, to := c%2, 1-c%2
+		accumulate := c%3 == 2
+		coeffs := make([]byte, k*k)
+		for i := range coeffs {
+			coeffs[i] = byte(rng.IntN(256))
+		}
+		require.NoError(t, eng.MatMul(s, coeffs, sets[from], sets[to], n, accumulate))
+		rs.MatMulRef(coeffs, k, k, host[from], host[to], accumulate)
+	}
+	require.NoError(t, s.Synchronize())
+	for h := range sets {
+		for j, sh := range sets[h] {
+			got := make([]byte, n)
+			require.NoError(t, cuda.CopyToHost(got, sh.Buf))
+			if i := compare.FirstDiff(got, host[h][j]); i >= 0 {
+				t.Fatalf("set %d shard %d: byte %d = %#02x, want %#02x", h, j, i, got[i], host[h][j][i])
+			}
+		}
+	}
+}

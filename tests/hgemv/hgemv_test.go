@@ -247,3 +247,66 @@ func TestDefaultChoice(t *testing.T) {
 		}
 	}
 }
+
+// TestChainedCallsSeeEarlierOutputs queues y = A x + y six times on one
+// stream without waiting between the calls, for every instance: each call
+// reads the y the call before it wrote. On sm_90 a kernel may start before
+// the previous one finishes (programmatic dependent launch), so this fails
+// if a kernel reads y before the earlier kernel is done with it. A and x
+// hold -1, 0 and 1, so every sum is an integer that fp32 holds exactly, and
+// the reference rounds y to fp16 after each call as the kernel does: the
+// result must match exactly.
+func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
+	needGPU(t)
+	const n, k, calls = 1031, 2047, 6
+	rng := rand.New(rand.NewPCG(5, 6))
+	trit := func(count int) []float64 {
+		v := make([]float64, count)
+		for i := range v {
+			v[i] = float64(rng.IntN(3) - 1)
+		}
+		return v
+	}
+	av, xv, y0 := trit(n*k), trit(k), trit(n)
+	want := append([]float64(nil), y0...)
+	for range calls {
+		sums := make([]float32, n)
+		for r := range n {
+			dot := want[r]
+			for c := range k {
+				dot += av[r*k+c] * xv[c]
+			}
+			sums[r] = float32(dot)
+		}
+		for r, v := range f16.ToFloat32(f16.FromFloat32(sums)) {
+			want[r] = float64(v)
+		}
+	}
+	s, err := dev.NewStream()
+	require.NoError(t, err)
+	defer s.Destroy()
+	for _, in := range eng.Instances() {
+		t.Run(in.Name, func(t *testing.T) {
+			a := gemm.Matrix{Rows: n, Cols: k, Stride: k}
+			place := func(i int) int { return i }
+			if in.Transposed {
+				a.Order, a.Stride = gemm.ColMajor, n
+				place = func(i int) int { return (i%k)*n + i/k }
+			}
+			a.Buf = upload(t, av, n*k, place)
+			x := gemm.Matrix{Rows: 1, Cols: k, Stride: k, Buf: upload(t, xv, k, func(i int) int { return i })}
+			y := gemm.Matrix{Rows: 1, Cols: n, Stride: n, Buf: upload(t, y0, n, func(i int) int { return i })}
+			for range calls {
+				require.NoError(t, eng.HGEMVWith(in.Name, s, 1, a, x, 1, y))
+			}
+			require.NoError(t, s.Synchronize())
+			got := make([]float32, n)
+			require.NoError(t, f16.Download(got, y.Buf, 0))
+			for r := range n {
+				if float64(got[r]) != want[r] {
+					t.Fatalf("y[%d] = %v after %d chained calls, want %v", r, got[r], calls, want[r])
+				}
+			}
+		})
+	}
+}

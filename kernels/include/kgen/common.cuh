@@ -18,6 +18,8 @@
 #define KGEN_CAT(a, b) KGEN_CAT2(a, b)
 // KGEN_EXPORT(kgen_x) is the launcher symbol kgen_x_<arch>.
 #define KGEN_EXPORT(name) KGEN_CAT(name, KGEN_ARCH)
+#define KGEN_STR2(a) #a
+#define KGEN_STR(a) KGEN_STR2(a)
 
 // KGEN_BIND_DEVICE(d) makes device d current on the calling thread, in the
 // same C call as the launch that follows: cgo may move a goroutine to
@@ -57,6 +59,58 @@ inline cudaError_t once_per_device(F set) {
   err = set();
   if (err == cudaSuccess && cache) done[device].store(true, std::memory_order_release);
   return err;
+}
+
+// arch_number reads the digits of an arch name: "sm90" is 90.
+constexpr int arch_number(const char* s, int n = 0) {
+  return *s == 0 ? n : (*s >= '0' && *s <= '9') ? arch_number(s + 1, 10 * n + (*s - '0')) : arch_number(s + 1, n);
+}
+// kArch is the arch this object is compiled for (KGEN_ARCH): its host code
+// launches only this object's kernels, on devices of that arch or later.
+constexpr int kArch = arch_number(KGEN_STR(KGEN_ARCH));
+
+// Programmatic dependent launch (sm_90 and later). launch_early starts a
+// kernel that may begin while the kernel before it on the stream is still
+// finishing: its blocks are scheduled as that kernel's blocks leave the SMs,
+// and do their set-up then. Such a kernel must call wait_prior_grids()
+// before its first access to global memory (reads too: earlier work may
+// still write what it reads, or read what it overwrites); it returns once
+// every earlier grid on the stream has finished and its writes are visible.
+// allow_early_start() lets the next kernel on the stream, if it was launched
+// by launch_early, start now. On earlier archs all three do nothing special.
+__device__ __forceinline__ void wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_early_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// launch_early is kernel<<<grid, block, smem, stream>>>(args...) with the
+// programmatic-serialization attribute when this object's kernels are built
+// for sm_90 or later (they then contain the wait; an older arch's object may
+// run on a newer device, so the device alone does not decide). It returns
+// the launch's error and clears it from the thread's last error, as
+// cudaGetLastError after <<<>>> does.
+template <class... KernelParams, class... Args>
+inline cudaError_t launch_early(void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
+                                Args&&... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = kArch >= 90 ? 1 : 0;
+  const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
+  const cudaError_t last = cudaGetLastError();
+  return err != cudaSuccess ? err : last;
 }
 
 }  // namespace kgen

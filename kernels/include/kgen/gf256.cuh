@@ -957,10 +957,18 @@ __device__ __forceinline__ Args kernel_args(const Params& p, Inline& shared) {
   return with_arrays(p.a, shared);
 }
 
+//
+// The kernel is launched early (launch_early): with launch-carried arrays
+// its set-up (the arrays, the coefficient slots, the alignment checks) reads
+// only its parameters and runs while the kernel before it finishes; with
+// arrays in device memory it waits first, since earlier work may write them.
+// The next kernel may start as soon as this one's blocks leave the SMs.
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, min_blocks<K>()) gf256_kernel(const Params p) {
   extern __shared__ __align__(16) uint8_t kgen_gf256_smem[];
   __shared__ Inline arrays;
+  allow_early_start();
+  if (!p.host_arrays) wait_prior_grids();
   const Args a = kernel_args(p, arrays);
   const int passes = num_passes(a);
   bool vec = false;
@@ -971,6 +979,7 @@ __global__ void __launch_bounds__(K::kThreads, min_blocks<K>()) gf256_kernel(con
     // the whole block takes one path, decided on the device because the
     // host cannot read the pointer arrays without a copy.
     const int any_bad = __syncthreads_or(bad);
+    if (pass == 0 && p.host_arrays) wait_prior_grids();
     if (pass == 0) vec = any_bad == 0;
     compute<K>(a, threadIdx.x, blockIdx.x, blockIdx.y, gridDim.x, pass, kgen_gf256_smem, vec);
   }
@@ -1074,8 +1083,8 @@ int launch(const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uin
     int64_t bx = (static_cast<int64_t>(sms) * per_sm + groups - 1) / groups;
     if (bx > steps) bx = steps;
     if (bx < 1) bx = 1;
-    gf256_kernel<K><<<dim3(static_cast<unsigned>(bx), groups), K::kThreads, smem, stream>>>(p);
-    return static_cast<int>(cudaGetLastError());
+    return static_cast<int>(
+        launch_early(gf256_kernel<K>, dim3(static_cast<unsigned>(bx), groups), dim3(K::kThreads), smem, stream, p));
   }
 }
 

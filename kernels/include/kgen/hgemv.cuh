@@ -1133,6 +1133,9 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_kernel(Args a) {
   __shared__ __align__(16) unsigned char smem[K::kSmemBytes];
+  // Launched early (launch_early): nothing before the wait touches memory.
+  allow_early_start();
+  wait_prior_grids();
   // The branch is uniform: the launch decides the path for every block.
   if (a.vec) {
     kernel_body<K, true>(a, smem);
@@ -1299,8 +1302,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
     p.args.tickets = w.tickets;
   }
   const dim3 grid(static_cast<unsigned>(p.grid_x), p.grid_y, p.grid_z);
-  hgemv_kernel<K><<<grid, K::kThreads, 0, stream>>>(p.args);
-  return static_cast<int>(cudaGetLastError());
+  return static_cast<int>(launch_early(hgemv_kernel<K>, grid, dim3(K::kThreads), 0, stream, p.args));
 }
 #endif
 

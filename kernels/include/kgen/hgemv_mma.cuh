@@ -334,6 +334,9 @@ struct MmaSink {
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(Args a) {
 #ifdef __CUDA_ARCH__
+  // Launched early (launch_early): nothing before the wait touches memory.
+  allow_early_start();
+  wait_prior_grids();
   __shared__ __align__(16) float red[K::kRedFloats];
   const Block b = block_of<K>(a, blockIdx.x, blockIdx.z);
   const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -393,8 +396,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
   const dim3 grid(static_cast<unsigned>(p.grid_x), 1, static_cast<unsigned>(p.grid_z));
-  hgemv_mma_kernel<K><<<grid, K::kThreads, 0, stream>>>(p.args);
-  return static_cast<int>(cudaGetLastError());
+  return static_cast<int>(launch_early(hgemv_mma_kernel<K>, grid, dim3(K::kThreads), 0, stream, p.args));
 }
 #endif
 
