@@ -120,11 +120,20 @@ void test_words_arith(std::mt19937& rng) {
     const auto& le = log_exp();
 
     int bad_mc = 0, bad_nib = 0, bad_sel = 0, bad_xs = 0, bad_tab = 0, bad_le = 0;
-    for (uint32_t w : words) {
+    for (size_t i = 0; i < words.size(); ++i) {
+      const uint32_t w = words[i];
       bad_mc += !per_byte(mul_const4(w, cc), w, cc);
-      const NibbleIn in = nibble_prepare(w);
-      bad_sel += (in.s_lo & 0x8888u) != 0 || (in.s_hi & 0x8888u) != 0;
-      bad_nib += !per_byte(nibble_mul(in, nt), w, cc);
+      // The single-word prepare, and the paired one with w as either word.
+      const uint32_t other = words[(i * 7 + 3) % words.size()];
+      NibbleIn in[3];
+      in[0] = nibble_prepare(w);
+      nibble_prepare2(w, other, in[1], in[2]);
+      NibbleIn spare;
+      nibble_prepare2(other, w, spare, in[2]);
+      for (const NibbleIn& n : in) {
+        bad_sel += (n.s_lo & 0x8888u) != 0 || (n.s_hi & 0x8888u) != 0;
+        bad_nib += !per_byte(nibble_mul(n, nt), w, cc);
+      }
       bad_xs += !per_byte(xorshift_mul(xorshift_prepare(w), masks), w, cc);
       bad_tab += !per_byte(table_mul(w, table), w, cc);
       bad_le += !per_byte(logexp_mul4(w, cc, le.log, le.exp), w, cc);

@@ -194,6 +194,25 @@ __host__ __device__ __forceinline__ NibbleIn nibble_prepare(uint32_t w) {
   return n;
 }
 
+// nibble_prepare2 is nibble_prepare of two adjacent words w0, w1 at once,
+// in 9 ALU-pipe instructions per word instead of 10. Splitting the eight
+// bytes of w1:w0 into the even ones e and the odd ones o (two PRMTs) puts
+// byte i's field into selector nibble i with no shift across bytes: byte j
+// of (e & 7s) + 16 * (o & 7s) holds the fields of bytes 2j and 2j+1, so its
+// low half is w0's selector and its high half, shifted down, w1's. The
+// multiply by 16 is an IMAD (FMA pipe), and the high fields need one shift
+// for both words.
+__host__ __device__ __forceinline__ void nibble_prepare2(uint32_t w0, uint32_t w1, NibbleIn& n0, NibbleIn& n1) {
+  const uint32_t e = prmt(w0, w1, 0x6420);  // bytes 0, 2, 4, 6 of w1:w0
+  const uint32_t o = prmt(w0, w1, 0x7531);  // bytes 1, 3, 5, 7
+  const uint32_t lo = (e & 0x07070707u) + (o & 0x07070707u) * 16u;
+  const uint32_t hi = ((e >> 4) & 0x07070707u) + (o & 0x70707070u);
+  n0.s_lo = lo, n1.s_lo = lo >> 16;
+  n0.s_hi = hi, n1.s_hi = hi >> 16;
+  n0.b3 = (w0 >> 3) & 0x01010101u, n1.b3 = (w1 >> 3) & 0x01010101u;
+  n0.b7 = (w0 >> 7) & 0x01010101u, n1.b7 = (w1 >> 7) & 0x01010101u;
+}
+
 __host__ __device__ __forceinline__ uint32_t nibble_mul(const NibbleIn& n, const NibbleTable& t) {
   return prmt(t.lo0, t.lo1, n.s_lo) ^ prmt(t.hi0, t.hi1, n.s_hi) ^ (n.b3 * t.c8) ^ (n.b7 * t.c128);
 }
@@ -649,8 +668,13 @@ __host__ __device__ __forceinline__ void multiply_input(uint32_t (&acc)[K::kRows
                                                         const uint8_t* aux) {
   using M = Mul<K::kStrategy>;
   typename M::In in[K::kWords];
+  if constexpr (K::kStrategy == Strategy::Nibble && K::kWords % 2 == 0) {
 #pragma unroll
-  for (int i = 0; i < K::kWords; ++i) in[i] = M::prepare(w[i], aux);
+    for (int i = 0; i < K::kWords; i += 2) nibble_prepare2(w[i], w[i + 1], in[i], in[i + 1]);
+  } else {
+#pragma unroll
+    for (int i = 0; i < K::kWords; ++i) in[i] = M::prepare(w[i], aux);
+  }
 #pragma unroll
   for (int r = 0; r < K::kRows; ++r) M::template mac<K::kWords>(acc[r], in, slots + r * M::kSlotWords, aux);
 }
