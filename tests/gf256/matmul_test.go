@@ -273,11 +273,15 @@ func queuedCalls(t *testing.T, rows, k int) {
 // B accumulated from A, and so on. On sm_90 a kernel may start before the
 // previous one finishes (programmatic dependent launch), so this fails if a
 // kernel touches its shards before the earlier kernel is done with them.
-// 10+10 travels in the launches' parameters; 40+40 uses staging slots.
+// 10+10 travels in the launches' parameters; 40+40 uses staging slots. At
+// 64 KiB a kernel runs on 8 blocks, so the next one's blocks find free SMs
+// at once and would read stale shards without the wait (with every
+// griddepcontrol.wait removed this case failed on an H100; at 2 MiB the
+// grid fills the GPU and only its tail overlaps).
 func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
 	needGPU(t)
-	for _, c := range []struct{ k, n int }{{10, 2<<20 + 5}, {40, 64<<10 + 5}} {
-		t.Run(fmt.Sprintf("%d+%d", c.k, c.k), func(t *testing.T) { chainedCalls(t, c.k, c.n) })
+	for _, c := range []struct{ k, n int }{{10, 64<<10 + 5}, {10, 2<<20 + 5}, {40, 64<<10 + 5}} {
+		t.Run(fmt.Sprintf("%d+%d/%dB", c.k, c.k, c.n), func(t *testing.T) { chainedCalls(t, c.k, c.n) })
 	}
 }
 
