@@ -273,11 +273,11 @@ func queuedCalls(t *testing.T, rows, k int) {
 // B accumulated from A, and so on. On sm_90 a kernel may start before the
 // previous one finishes (programmatic dependent launch), so this fails if a
 // kernel touches its shards before the earlier kernel is done with them.
-// 10+10 travels in the launches' parameters; 40+40 uses staging slots. At
-// 64 KiB a kernel runs on 8 blocks, so the next one's blocks find free SMs
-// at once and would read stale shards without the wait (with every
-// griddepcontrol.wait removed this case failed on an H100; at 2 MiB the
-// grid fills the GPU and only its tail overlaps).
+// 10+10 travels in the launches' parameters; 40+40 uses staging slots. A
+// long product queued first keeps the GPU busy while the chain is queued,
+// so the chain's kernels then run back to back rather than one per call.
+// At 64 KiB a kernel runs on 8 blocks, and the next one's blocks find free
+// SMs at once; at 2 MiB the grid fills the GPU and only its tail overlaps.
 func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
 	needGPU(t)
 	for _, c := range []struct{ k, n int }{{10, 64<<10 + 5}, {10, 2<<20 + 5}, {40, 64<<10 + 5}} {
@@ -308,6 +308,16 @@ func chainedCalls(t *testing.T, k, n int) {
 			host[h] = append(host[h], img)
 		}
 	}
+	blockIn, blockOut := make([]gf256.Shard, 10), make([]gf256.Shard, 10)
+	for _, sh := range [][]gf256.Shard{blockIn, blockOut} {
+		for j := range sh {
+			buf, err := dev.Alloc(16 << 20)
+			require.NoError(t, err)
+			t.Cleanup(func() { buf.Free() })
+			sh[j] = gf256.Shard{Buf: buf}
+		}
+	}
+	require.NoError(t, eng.MatMul(s, bytes.Repeat([]byte{7}, 100), blockIn, blockOut, 16<<20, false))
 	for c := range calls {
 		from, to := c%2, 1-c%2
 		accumulate := c%3 == 2
