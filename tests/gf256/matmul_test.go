@@ -258,11 +258,7 @@ func queuedCalls(t *testing.T, rows, k int) {
 	require.NoError(t, s.Synchronize())
 	for c := range calls {
 		for r, o := range outs[c] {
-			got := make([]byte, n)
-			require.NoError(t, cuda.CopyToHost(got, o.Buf))
-			if i := compare.FirstDiff(got, want[c][r]); i >= 0 {
-				t.Fatalf("call %d output %d: byte %d = %#02x, want %#02x", c, r, i, got[i], want[c][r][i])
-			}
+			requireBytes(t, o.Buf, want[c][r], fmt.Sprintf("call %d output %d", c, r))
 		}
 	}
 }
@@ -333,11 +329,18 @@ func chainedCalls(t *testing.T, k, n int) {
 	require.NoError(t, s.Synchronize())
 	for h := range sets {
 		for j, sh := range sets[h] {
-			got := make([]byte, n)
-			require.NoError(t, cuda.CopyToHost(got, sh.Buf))
-			if i := compare.FirstDiff(got, host[h][j]); i >= 0 {
-				t.Fatalf("set %d shard %d: byte %d = %#02x, want %#02x", h, j, i, got[i], host[h][j][i])
-			}
+			requireBytes(t, sh.Buf, host[h][j], fmt.Sprintf("set %d shard %d", h, j))
 		}
+	}
+}
+
+// requireBytes downloads the first len(want) bytes of buf and requires them
+// to equal want exactly, naming what and the first byte that differs.
+func requireBytes(t *testing.T, buf *cuda.Buffer, want []byte, what string) {
+	t.Helper()
+	got := make([]byte, len(want))
+	require.NoError(t, cuda.CopyToHost(got, buf))
+	if i := compare.FirstDiff(got, want); i >= 0 {
+		t.Fatalf("%s: byte %d = %#02x, want %#02x", what, i, got[i], want[i])
 	}
 }
