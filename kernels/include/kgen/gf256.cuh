@@ -303,7 +303,9 @@ struct Config {
   static_assert(ROWS_PER_BLOCK_ >= 1 && ROWS_PER_BLOCK_ <= 32, "1 to 32 rows per block (accumulators are registers)");
 };
 
-// Per-strategy shared-memory slot of one coefficient, in 32-bit words.
+// Per-strategy shared-memory slot of one coefficient (kSlotWords 32-bit words),
+// and the per-strategy arithmetic: prepare splits a thread's input words once
+// for all rows, mac multiplies them by one coefficient into the accumulators.
 template <Strategy S>
 struct Mul;
 
@@ -378,7 +380,14 @@ struct Mul<Strategy::Nibble> {
       default: return 0;
     }
   }
-  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return nibble_prepare(w); }
+  // Pairs of words go through nibble_prepare2 (one ALU instruction per word
+  // fewer); a single word through nibble_prepare.
+  template <int W>
+  __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
+#pragma unroll
+    for (int i = 0; i + 1 < W; i += 2) nibble_prepare2(w[i], w[i + 1], in[i], in[i + 1]);
+    if constexpr (W % 2 == 1) in[W - 1] = nibble_prepare(w[W - 1]);
+  }
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
     uint32_t s[8];
@@ -394,7 +403,11 @@ struct Mul<Strategy::XorShift> {
   static constexpr int kSlotWords = 8;
   using In = XorShiftIn;
   __host__ __device__ static uint32_t slot_word(uint8_t c, int i) { return xorshift_mask(c, i); }
-  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return xorshift_prepare(w); }
+  template <int W>
+  __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
+#pragma unroll
+    for (int i = 0; i < W; ++i) in[i] = xorshift_prepare(w[i]);
+  }
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
     uint32_t m[8];
@@ -412,7 +425,11 @@ struct Mul<Strategy::Table> {
   __host__ __device__ static uint32_t slot_word(uint8_t c, int i) {
     return mul_const4(0x03020100u + 0x04040404u * static_cast<uint32_t>(i), c);
   }
-  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return w; }
+  template <int W>
+  __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
+#pragma unroll
+    for (int i = 0; i < W; ++i) in[i] = w[i];
+  }
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
     const uint8_t* T = reinterpret_cast<const uint8_t*>(slot);
@@ -426,7 +443,11 @@ struct Mul<Strategy::TiledLogExp> {
   static constexpr int kSlotWords = 1;  // the coefficient itself
   using In = uint32_t;
   __host__ __device__ static uint32_t slot_word(uint8_t c, int) { return c; }
-  __host__ __device__ static In prepare(uint32_t w, const uint8_t*) { return w; }
+  template <int W>
+  __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
+#pragma unroll
+    for (int i = 0; i < W; ++i) in[i] = w[i];
+  }
   // aux holds log[256] then exp[512].
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t* aux) {
@@ -660,7 +681,7 @@ struct Staged {
 };
 
 // multiply_input adds input word vector w times every row's coefficient.
-// prepare runs once per input word; rows past rows_here have zero slots, so
+// prepare runs once per input word vector; rows past rows_here have zero slots, so
 // the unrolled row loop needs no branch.
 template <class K>
 __host__ __device__ __forceinline__ void multiply_input(uint32_t (&acc)[K::kRows][K::kWords],
@@ -668,13 +689,7 @@ __host__ __device__ __forceinline__ void multiply_input(uint32_t (&acc)[K::kRows
                                                         const uint8_t* aux) {
   using M = Mul<K::kStrategy>;
   typename M::In in[K::kWords];
-  if constexpr (K::kStrategy == Strategy::Nibble && K::kWords % 2 == 0) {
-#pragma unroll
-    for (int i = 0; i < K::kWords; i += 2) nibble_prepare2(w[i], w[i + 1], in[i], in[i + 1]);
-  } else {
-#pragma unroll
-    for (int i = 0; i < K::kWords; ++i) in[i] = M::prepare(w[i], aux);
-  }
+  M::template prepare<K::kWords>(w, in, aux);
 #pragma unroll
   for (int r = 0; r < K::kRows; ++r) M::template mac<K::kWords>(acc[r], in, slots + r * M::kSlotWords, aux);
 }
