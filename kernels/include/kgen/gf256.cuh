@@ -971,16 +971,19 @@ __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx,
   }
 }
 
-// warm_l2 asks L2 for the first kWarmSteps aligned steps of pass 0's inputs
-// that this thread's warp will read, one prefetch per 128-byte line. The
-// kernel calls it before wait_prior_grids, so the loads overlap the end of
+// warm_l2 asks L2 for the first lines of pass 0's inputs that this thread's
+// warp will read: one prefetch per 128-byte line, input by input along the
+// first step, then the next step, kWarmLines per prefetching lane. The
+// kernel calls it before wait_prior_grids, so those loads overlap the end of
 // the kernel before it instead of following it. That is safe although
 // earlier work may still write those inputs: a prefetch returns no data,
 // and L2 is where every SM's writes land, so the loads after the wait see
-// them. On an H100 (10+4 at 16 MiB, ring kernel, back-to-back launches) two
-// steps took 93.3 to 91.0 us (0.844x to 0.865x of the copy floor), one step
-// 91.4; 4+2 at 16 MiB 40.9 to 38.7 us; 10+4 at 4 MiB 28.4 to 27.4 us.
-constexpr int kWarmSteps = 2;
+// them. On an H100 (ring kernel, back-to-back launches, us with no warming /
+// two whole steps / 8 lines): 10+4 at 16 MiB 93.3 / 91.0 / 90.8 (0.848x to
+// 0.871x of the copy floor); 4+2 41.1 / 39.0 / 39.1; 10+4 at 4 MiB 29.0 /
+// 27.9 / 27.1. Whole steps of many inputs fill L2 with lines the previous
+// kernel then evicts: 17+3 143.0 / 144.7 / 142.8, 32+8 497.1 / 502.2 / 499.7.
+constexpr int kWarmLines = 8;
 
 template <class K>
 __device__ __forceinline__ void warm_l2(const Args& a, int tid, int bx, int nbx) {
@@ -988,11 +991,13 @@ __device__ __forceinline__ void warm_l2(const Args& a, int tid, int bx, int nbx)
   constexpr int kLanesPerLine = 128 / K::kBytesPerThread;
   if (tid % kLanesPerLine != 0) return;
   const int64_t n_full = a.len / K::kBytesPerThread;
+  const int64_t stride = static_cast<int64_t>(nbx) * K::kThreads;
   const int nj = a.k < a.k_tile ? a.k : a.k_tile;
-  for (int q = 0; q < kWarmSteps; ++q) {
-    const int64_t c = first_step<K>(tid, bx, nbx) + static_cast<int64_t>(q) * nbx * K::kThreads;
-    if (c >= n_full) break;
-    for (int j = 0; j < nj; ++j) asm volatile("prefetch.global.L2 [%0];" ::"l"(a.in[j] + c * K::kBytesPerThread));
+  int left = kWarmLines;
+  for (int64_t c = first_step<K>(tid, bx, nbx); left > 0 && c < n_full; c += stride) {
+    for (int j = 0; j < nj && left > 0; ++j, --left) {
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(a.in[j] + c * K::kBytesPerThread));
+    }
   }
 #endif
 }
