@@ -18,6 +18,10 @@ type Backends struct {
 	CPUBytes int64 // on the CPU, including a GPU range redone there
 	GPUBytes int64 // on the GPU, counted only when it succeeded
 	GPUErr   error // why the GPU's range was redone on the CPU, if it was
+	// How long each side of a product split between the two took, both
+	// running at once (zero when it was not split, or the GPU's range was
+	// redone): the rates the next splits are sized by come from these.
+	CPUTime, GPUTime time.Duration
 }
 
 // CPU reports whether the CPU computed any of the product.
@@ -141,7 +145,7 @@ func (e *Encoder) mul(coeffs []byte, rows, k int, in, out [][]byte, accumulate b
 		cpuTime = time.Since(start)
 	}
 	wg.Wait()
-	b := Backends{CPUBytes: int64(k) * int64(n-split), GPUBytes: int64(k) * int64(split)}
+	b := Backends{CPUBytes: int64(k) * int64(n-split), GPUBytes: int64(k) * int64(split), CPUTime: cpuTime, GPUTime: gpuTime}
 	if gpuErr == nil && cpuErr == nil {
 		e.seen.observe(direct, b.GPUBytes, gpuTime, b.CPUBytes, cpuTime)
 	}

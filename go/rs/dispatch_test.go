@@ -70,6 +70,8 @@ func TestSplitEncodeMatchesKlauspost(t *testing.T) {
 		require.Equal(t, int64(s.k*n), b.CPUBytes+b.GPUBytes)
 		require.Equal(t, int64(s.k)*g.bytes.Load(), b.GPUBytes)
 		require.Equal(t, rs.GPUShare(n, 2e9, 1e9), int(g.bytes.Load()))
+		require.Positive(t, b.GPUTime, "the GPU side's time of a split product")
+		require.Positive(t, b.CPUTime, "the CPU side's time of a split product")
 	}
 }
 

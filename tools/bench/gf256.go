@@ -365,10 +365,18 @@ func (b *bencher) gfHost(k, m, size int, rep *Report) (err error) {
 		Rate: rate(cpu.Ms), Unit: "GB/s", VsRef: 1}
 	rep.Rows = append(rep.Rows, g, c)
 	// The GPU's part moves its data up at gpuRate while the parity comes
-	// down: against the pinned rate of each way with both at once.
+	// down: against the pinned rate of each way with both at once. Over the
+	// median call's time (the CPU's part may end after it), and over the
+	// GPU side's own time in the last call.
 	gpuRate := float64(last.GPUBytes) / t.Ms / 1e6
-	b.printf("  host-encode %s rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%: %.1f GB/s up, %.2fx pinned)  %.2fx klauspost\n",
-		shape, t.Ms, g.Rate, 100*share, gpuRate, gpuRate/d.PinnedBothGBs, g.VsRef)
+	own := ""
+	if last.GPUTime > 0 {
+		r := float64(last.GPUBytes) / last.GPUTime.Seconds() / 1e9
+		own = fmt.Sprintf("; GPU side %.3f ms, CPU side %.3f ms: %.1f GB/s, %.2fx pinned",
+			float64(last.GPUTime.Microseconds())/1e3, float64(last.CPUTime.Microseconds())/1e3, r, r/d.PinnedBothGBs)
+	}
+	b.printf("  host-encode %s rs.Encoder %8.3f ms %7.1f GB/s (GPU share %.0f%%: %.1f GB/s up, %.2fx pinned%s)  %.2fx klauspost\n",
+		shape, t.Ms, g.Rate, 100*share, gpuRate, gpuRate/d.PinnedBothGBs, own, g.VsRef)
 	return nil
 }
 
