@@ -17,7 +17,8 @@ type GemvParams struct {
 	// MMA is the tensor-core kernel: Warps split k, Unroll steps in flight.
 	// Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per warp, steps
 	// of 32 k. Layout t (kgen/hgemv_mma_t.cuh): Tiles is 1, a warp owns 64
-	// outputs, steps of 16 k. The CUDA-core fields above are unused (zero).
+	// outputs, steps of 16 k, and SplitK blocks may share a column strip's
+	// k. The other CUDA-core fields above are unused (zero).
 	MMA    bool
 	Warps  int
 	Tiles  int
@@ -31,14 +32,18 @@ func (*GemvParams) Op() Op { return GEMV }
 // block, vector, split-K, batch), then "_r4" for 4 rows per thread, and
 // "_xs" when x is staged in shared memory as halves or "_xf" as fp32. The
 // tensor-core kernel's is e.g. "n_f16accf32_w8_t1_u4_m8" (warps, tiles per
-// warp, unroll, batch).
+// warp, unroll, batch), then "_k8" for 8 blocks splitting k.
 func (p *GemvParams) NameTail(t Types) string {
 	s := fmt.Sprintf("%s_%s", Layouts[p.ALayout].Letter, DTypes[t.A].Name)
 	if t.Acc != t.A {
 		s += "acc" + DTypes[t.Acc].Name
 	}
 	if p.MMA {
-		return s + fmt.Sprintf("_w%d_t%d_u%d_m%d", p.Warps, p.Tiles, p.Unroll, p.MaxBatch)
+		s += fmt.Sprintf("_w%d_t%d_u%d_m%d", p.Warps, p.Tiles, p.Unroll, p.MaxBatch)
+		if p.SplitK > 1 {
+			s += fmt.Sprintf("_k%d", p.SplitK)
+		}
+		return s
 	}
 	s += fmt.Sprintf("_p%d_o%d_v%d_k%d_m%d", p.ThreadsPerOutput, p.OutputsPerBlock, p.Vector, p.SplitK, p.MaxBatch)
 	if p.RowsPerThread > 1 {

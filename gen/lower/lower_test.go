@@ -103,7 +103,7 @@ func TestLowerRealSpec(t *testing.T) {
 					Vector: tl.Vector, XShared: tl.XShared, XF32: tl.XF32, RowsPerThread: tl.RowsPerThread, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
 				smem := 0
 				if tl.MMA {
-					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, SplitK: 1, MaxBatch: tl.MaxBatch}
+					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
 					smem = tl.GemvMMASharedBytes(lp.A)
 				}
 				name := ir.InstanceName(f.Name, types(f), params)

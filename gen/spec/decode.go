@@ -413,16 +413,17 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 }
 
 // gemvMMATiling decodes a tensor-core tiling of a gemv family (key mma):
-// warps, tiles per warp, unroll and max_batch, all required.
+// warps, tiles per warp, unroll and max_batch, all required, and split_k
+// (default 1).
 func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	t := GemvTiling{Line: n.Line, MMA: true, SplitK: 1, RowsPerThread: 1, bad: true}
-	keys := []string{"mma", "warps", "tiles", "unroll", "max_batch"}
-	f, ok := d.fields(n, what, keys, keys)
+	required := []string{"mma", "warps", "tiles", "unroll", "max_batch"}
+	f, ok := d.fields(n, what, append(required, "split_k"), required)
 	if !ok {
 		return t
 	}
 	good := true
-	for _, k := range keys {
+	for _, k := range required {
 		good = good && f[k] != nil
 	}
 	if v := f["mma"]; v != nil {
@@ -435,7 +436,7 @@ func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	for _, fld := range []struct {
 		key string
 		dst *int
-	}{{"warps", &t.Warps}, {"tiles", &t.Tiles}, {"unroll", &t.Unroll}, {"max_batch", &t.MaxBatch}} {
+	}{{"warps", &t.Warps}, {"tiles", &t.Tiles}, {"unroll", &t.Unroll}, {"max_batch", &t.MaxBatch}, {"split_k", &t.SplitK}} {
 		if v := f[fld.key]; v != nil {
 			*fld.dst, ok = d.integer(v, what+" "+fld.key)
 			good = good && ok

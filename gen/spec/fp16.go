@@ -184,6 +184,12 @@ func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch
 	if !slices.Contains(gemvBatches, t.MaxBatch) {
 		errorf("max_batch (%d) must be 1, 2, 4 or 8 right-hand vectors (the mma's 8 columns)", t.MaxBatch)
 	}
+	switch {
+	case t.SplitK < 1 || t.SplitK > 64:
+		errorf("split_k (%d) must be between 1 and 64 blocks per column strip", t.SplitK)
+	case t.SplitK > 1 && rowMajor:
+		errorf("split_k (%d) is a layout t choice (kgen/hgemv_mma_t.cuh): give layout n its own family, whose blocks split k between their warps", t.SplitK)
+	}
 	perArch(archs, func(a ir.ArchInfo) int { return a.CC }, func(a ir.ArchInfo) bool { return a.CC < 80 },
 		func(_ int, on string) {
 			errorf("mma.sync m16n8k16 with fp32 accumulation needs sm_80 or later; %s lacks it", on)

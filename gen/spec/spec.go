@@ -96,7 +96,8 @@ type GemvTiling struct {
 	Threads          int  // threads per block
 	MaxBatch         int  // right-hand vectors M the instance handles: 1, 2, 4 or 8
 	// MMA marks a tensor-core tiling (key mma: true; kgen/hgemv_mma.cuh):
-	// Warps, Tiles, Unroll and MaxBatch only, Threads is 32 Warps.
+	// Warps, Tiles, Unroll, MaxBatch and (layout t) SplitK only, Threads is
+	// 32 Warps.
 	MMA    bool
 	Warps  int // warps per block, splitting k between them
 	Tiles  int // 16-row mma tiles per warp, sharing each x fragment

@@ -370,13 +370,23 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 // to 8192 outputs (a block owns 64 outputs, so 64 blocks at n = 4096: more
 // warps split k finer; 5-20% ahead of 8 warps there), else 8 warps of
 // unroll 2 (172+ blocks; 10-12% ahead of 16 warps at n = 11008 and 14336).
-// Shapes up to n = 2048 were not measured with these kernels yet.
+// Up to n = 2048, a tiling whose blocks also split k (SplitK > 1): there a
+// block per 64 outputs leaves most SMs idle (32 blocks at n = 2048). An H100
+// harness (2026-11-24, bench/results/h100-2026-11-24-session6.md), one
+// vector: 8 warps split 8 ways 6.57 us at 2048^2 against 7.73 for 16 warps
+// alone, 5.14 against 5.22 at 1024^2; at 4096^2 15.75 against 15.03.
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
+	if n <= 2048 {
+		if c.SplitK > 1 {
+			return -2
+		}
+		return -1
+	}
 	want := kernels.GEMVConfig{Warps: 16, Unroll: 2}
 	if n > 8192 {
 		want = kernels.GEMVConfig{Warps: 8, Unroll: 2}
 	}
-	if c.Warps == want.Warps && c.Unroll == want.Unroll {
+	if c.SplitK == 1 && c.Warps == want.Warps && c.Unroll == want.Unroll {
 		return -2
 	}
 	return -1

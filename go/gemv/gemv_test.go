@@ -131,27 +131,30 @@ func TestPickTensorCores(t *testing.T) {
 }
 
 // TestPickTensorCoresT checks the measured place of the tensor-core
-// kernels of a transposed A: first for any number of vectors (16 warps up
-// to n = 8192, then 8 warps of unroll 2), and without allocating.
+// kernels of a transposed A: first for any number of vectors (up to n =
+// 2048 the one whose blocks split k, then 16 warps up to n = 8192, then 8
+// warps of unroll 2), and without allocating.
 func TestPickTensorCoresT(t *testing.T) {
 	tc := func(name string, warps, unroll int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
 			MMA: true, Warps: warps, Tiles: 1, Unroll: unroll}}
 	}
 	w8u2, w16u2, w8u4 := tc("w8u2", 8, 2), tc("w16u2", 16, 2), tc("w8u4", 8, 4)
+	w8u2k8 := tc("w8u2k8", 8, 2)
+	w8u2k8.Config.SplitK = 8
 	tx8 := kernels.GEMV{Info: kernels.Info{Name: "tx8"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, ThreadsPerOutput: 16,
 		OutputsPerBlock: 16, SplitK: 8, Vector: 8, XShared: true, XF32: true}}
 	tsplit := kernels.GEMV{Info: kernels.Info{Name: "tsplit"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 4, ThreadsPerOutput: 16,
 		OutputsPerBlock: 16, SplitK: 8, Vector: 8}}
 	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 1, ThreadsPerOutput: 32,
 		SplitK: 1, Vector: 8, XShared: true}}
-	all := []kernels.GEMV{xs, tsplit, tx8, w8u4, w8u2, w16u2}
+	all := []kernels.GEMV{xs, tsplit, tx8, w8u4, w8u2, w16u2, w8u2k8}
 	for _, tc := range []struct {
 		m, n int
 		want string
 	}{
-		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w16u2"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
-		{1, 1024, "w16u2"}, {1, 2048, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
+		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w8u2k8"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
+		{1, 1024, "w8u2k8"}, {1, 2048, "w8u2k8"}, {1, 2049, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
 	} {
 		assert.Equal(t, tc.want, pick(all, tc.m, tc.n).Name, "m = %d, n = %d", tc.m, tc.n)
 	}

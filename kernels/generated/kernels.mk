@@ -75,6 +75,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
@@ -173,6 +174,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
@@ -271,6 +273,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
@@ -369,6 +372,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \

@@ -395,6 +395,12 @@ int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm86(int device, int m, int n, int k, 
 int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemvtct_t_f16accf32_w8_t1_u2_m8_k8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* hgemvtct_t_f16accf32_w8_t1_u4_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemvtct_t_f16accf32_w8_t1_u4_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvtct_t_f16accf32_w8_t1_u4_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);

@@ -227,8 +227,8 @@ void test_launch_checks(const char* cfg) {
   cudaFree(d);
 }
 
-template <int WARPS, int UNROLL, int MAX_BATCH>
-using TConfig = kgen::hgemv_mma_t::Config<WARPS, UNROLL, MAX_BATCH>;
+template <int WARPS, int UNROLL, int MAX_BATCH, int SPLIT_K = 1>
+using TConfig = kgen::hgemv_mma_t::Config<WARPS, UNROLL, MAX_BATCH, SPLIT_K>;
 
 }  // namespace
 
@@ -263,11 +263,17 @@ int main() {
   TCFG("t w3 u1 m4", 3, 1, 4);
   TCFG("t w2 u5 m2", 2, 5, 2);
   TCFG("t w8 u2 m1", 8, 2, 1);
+  // Split-K across blocks: the spec's, then an odd count and one larger
+  // than most shapes' k steps (empty splits add nothing).
+  TCFG("t w8 u2 m8 k8", 8, 2, 8, 8);
+  TCFG("t w1 u3 m8 k3", 1, 3, 8, 3);
+  TCFG("t w2 u1 m2 k64", 2, 1, 2, 64);
 #undef TCFG
   test_launch_checks<NKern<Config<8, 1, 4, 8>>>("w8 t1 u4 m8");
   test_launch_checks<NKern<Config<4, 2, 2, 1>>>("w4 t2 u2 m1");
   test_launch_checks<TKern<TConfig<8, 2, 8>>>("t w8 u2 m8");
   test_launch_checks<TKern<TConfig<4, 2, 1>>>("t w4 u2 m1");
+  test_launch_checks<TKern<TConfig<8, 2, 8, 8>>>("t w8 u2 m8 k8");
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }

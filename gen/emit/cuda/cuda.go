@@ -129,8 +129,8 @@ var hgemvMMA = opConfig{
 var hgemvMMAT = opConfig{
 	header: "kgen/hgemv_mma_t.cuh", namespace: "kgen::hgemv_mma_t",
 	describe: emit.Template("hgemvmmat.describe", `fp16 GEMV on tensor cores (mma.sync m16n8k16: up to 16 vectors x 8 outputs of A^T), y = alpha * A^T * x + beta * y, A k x n row-major, {{.In.Types.Acc}} accumulation;
-// {{.P.Warps}} warps splitting k, 64 outputs per block, {{.P.Unroll}} steps of 16 k in flight, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
-	config: emit.Template("hgemvmmat.config", `struct Config : kgen::hgemv_mma_t::Config</*warps*/ {{.P.Warps}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}> {};`, funcs),
+// {{.P.Warps}} warps splitting k, 64 outputs per block, {{.P.Unroll}} steps of 16 k in flight, up to {{.P.MaxBatch}} vectors{{if gt .P.SplitK 1}}, {{.P.SplitK}} blocks splitting k{{end}}, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
+	config: emit.Template("hgemvmmat.config", `struct Config : kgen::hgemv_mma_t::Config</*warps*/ {{.P.Warps}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}{{if gt .P.SplitK 1}}, /*split-K*/ {{.P.SplitK}}{{end}}> {};`, funcs),
 }
 
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs

@@ -1619,6 +1619,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 2},
 		Launch: kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm90},
+	{Info: Info{Name: "hgemvtct_t_f16accf32_w8_t1_u2_m8_k8", Family: "hgemvtct", Arch: 80, Threads: 256, SharedBytes: 16384},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 2},
+		Launch: kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm80},
+	{Info: Info{Name: "hgemvtct_t_f16accf32_w8_t1_u2_m8_k8", Family: "hgemvtct", Arch: 86, Threads: 256, SharedBytes: 16384},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 2},
+		Launch: kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm86},
+	{Info: Info{Name: "hgemvtct_t_f16accf32_w8_t1_u2_m8_k8", Family: "hgemvtct", Arch: 89, Threads: 256, SharedBytes: 16384},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 2},
+		Launch: kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm89},
+	{Info: Info{Name: "hgemvtct_t_f16accf32_w8_t1_u2_m8_k8", Family: "hgemvtct", Arch: 90, Threads: 256, SharedBytes: 16384},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 2},
+		Launch: kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm90},
 	{Info: Info{Name: "hgemvtct_t_f16accf32_w8_t1_u4_m8", Family: "hgemvtct", Arch: 80, Threads: 256, SharedBytes: 16384},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Unroll: 4},
@@ -2779,6 +2795,22 @@ func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm89(p *GEMVParams) int {
 
 func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtct_t_f16accf32_w8_t1_u2_m8_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_hgemvtct_t_f16accf32_w8_t1_u4_m8_sm80(p *GEMVParams) int {

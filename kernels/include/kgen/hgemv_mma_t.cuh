@@ -83,17 +83,19 @@ using hgemv::load_vec;
 constexpr int kStepK = 16;  // k of one step: one MMA k16
 constexpr int kCols = 64;   // outputs of a warp (and a block): 8 MMAs of n8
 
-template <int WARPS_, int UNROLL_, int MAX_BATCH_>
+template <int WARPS_, int UNROLL_, int MAX_BATCH_, int SPLIT_K_ = 1>
 struct Config {
   static constexpr int kWarps = WARPS_;
   static constexpr int kUnroll = UNROLL_;  // steps whose loads are in flight together
   static constexpr int kBatch = MAX_BATCH_;
+  static constexpr int kSplitK = SPLIT_K_;  // blocks splitting k per column strip (gridDim.y)
   static constexpr int kThreads = 32 * WARPS_;
   // The warps' C fragments: [warp][vector][output], 512 floats a warp.
   static constexpr int kRedFloats = WARPS_ * 8 * kCols;
   static_assert(WARPS_ >= 1 && WARPS_ <= 32, "warps per block is 1 to 32");
   static_assert(UNROLL_ >= 1 && UNROLL_ <= 8, "unroll is 1 to 8 steps");
   static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
+  static_assert(SPLIT_K_ >= 1 && SPLIT_K_ <= 64, "split-K is 1 (none) to 64 blocks per column strip");
   static_assert(kRedFloats * 4 <= 48 * 1024, "the reduction buffer exceeds 48 KiB of shared memory");
   // Registers: a step is 4 x 4 + 2 words per lane, UNROLL of them in flight,
   // plus 16 live accumulators (c2, c3 are discarded): allow 128 (512
@@ -109,7 +111,32 @@ struct Args {
   int m, n, k;  // k is 0 when alpha == 0 (A and x are then not read)
   float alpha, beta;
   bool vec;  // A and lda allow 16-byte loads, x and ldx 8-byte ones
+  float* ws;          // split-K partials: [strip][split][kSlot]
+  unsigned* tickets;  // split-K arrivals, one per strip, zero between launches
 };
+
+// Floats of one block's partials in the split-K workspace: every vector's
+// 64 outputs.
+constexpr int kSlot = 8 * kCols;
+
+// split_args is a cut to split s of K::kSplitK: the 16-wide k steps shared
+// evenly, in order (the last splits may get none). A and x start at the
+// split's first k, which keeps their alignment (a multiple of 16 halves).
+template <class K>
+__host__ __device__ inline Args split_args(const Args& a, int s) {
+  if (K::kSplitK == 1) return a;
+  const int steps = (a.k + kStepK - 1) / kStepK;
+  const int per = (steps + K::kSplitK - 1) / K::kSplitK;
+  const int64_t k0 = cmin(static_cast<int64_t>(s) * per * kStepK, static_cast<int64_t>(a.k));
+  const int64_t k1 = cmin(k0 + static_cast<int64_t>(per) * kStepK, static_cast<int64_t>(a.k));
+  Args p = a;
+  if (k1 > k0) {  // A and x may be null where nothing is read (alpha == 0)
+    p.a = a.a + k0 * a.lda;
+    p.x = a.x + k0;
+  }
+  p.k = static_cast<int>(k1 - k0);
+  return p;
+}
 
 struct Block {
   int col0;  // first output (column of A) of the block
@@ -281,11 +308,42 @@ __host__ __device__ __forceinline__ void red_write(int w, int lane, const Acc& a
 // o % 64; adjacent o, adjacent outputs of y): the sum over warps in warp
 // order, then alpha and beta in fp32, rounded once.
 template <class K>
+__host__ __device__ __forceinline__ float warp_sum(int o, const float* red) {
+  float s = 0.f;
+  for (int w = 0; w < K::kWarps; ++w) s += red[w * 8 * kCols + o];
+  return s;
+}
+
+template <class K>
 __host__ __device__ __forceinline__ void red_finish(const Args& a, const Block& b, int o, const float* red) {
   const int i = o / kCols, c = b.col0 + o % kCols;
   if (c >= a.n || i >= b.mb) return;
+  hgemv::store_y(a, b.z * K::kBatch + i, c, warp_sum<K>(o, red));
+}
+
+// With split-K a block's sums over its warps are partials: red_partial
+// writes output o's to the block's slot, and the strip's last block to
+// arrive sums the slots in split order (split_combine), so the result does
+// not depend on which block came last.
+template <class K>
+__host__ __device__ __forceinline__ void red_partial(const Args& a, const Block& b, int64_t strip, int split, int o,
+                                                    const float* red) {
+  if (o < b.mb * kCols) a.ws[(strip * K::kSplitK + split) * kSlot + o] = warp_sum<K>(o, red);
+}
+
+template <class K>
+__host__ __device__ __forceinline__ void split_combine(const Args& a, const Block& b, int64_t strip, int o) {
+  const int i = o / kCols, c = b.col0 + o % kCols;
+  if (c >= a.n || i >= b.mb) return;
+  const float* p = a.ws + strip * K::kSplitK * kSlot + o;
   float s = 0.f;
-  for (int w = 0; w < K::kWarps; ++w) s += red[w * 8 * kCols + o];
+  for (int q = 0; q < K::kSplitK; ++q) {
+#ifdef __CUDA_ARCH__
+    s += __ldcg(p + q * kSlot);  // written by other blocks: not through L1
+#else
+    s += p[q * kSlot];
+#endif
+  }
   hgemv::store_y(a, b.z * K::kBatch + i, c, s);
 }
 
@@ -332,20 +390,36 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_t_kernel
   wait_prior_grids();
   __shared__ __align__(16) float red[K::kRedFloats];
   const Block b = block_of<K>(a, blockIdx.x, blockIdx.z);
+  const Args p = split_args<K>(a, blockIdx.y);
   const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
   MmaSink sink;
 #pragma unroll
   for (int j = 0; j < 8; ++j) sink.acc.c[j][0] = sink.acc.c[j][1] = 0.f;
   // The branch is uniform over the block: only the last column block (and
   // misaligned operands) take the element path.
-  if (a.vec && b.full) {
-    warp_loop<K, true>(a, b, w, lane, sink);
+  if (p.vec && b.full) {
+    warp_loop<K, true>(p, b, w, lane, sink);
   } else {
-    warp_loop<K, false>(a, b, w, lane, sink);
+    warp_loop<K, false>(p, b, w, lane, sink);
   }
   red_write(w, lane, sink.acc, red);
   __syncthreads();
-  for (int o = threadIdx.x; o < 8 * kCols; o += K::kThreads) red_finish<K>(a, b, o, red);
+  if constexpr (K::kSplitK == 1) {
+    for (int o = threadIdx.x; o < kSlot; o += K::kThreads) red_finish<K>(a, b, o, red);
+  } else {
+    __shared__ bool last;
+    const int64_t strip = static_cast<int64_t>(blockIdx.z) * gridDim.x + blockIdx.x;
+    for (int o = threadIdx.x; o < kSlot; o += K::kThreads) red_partial<K>(a, b, strip, blockIdx.y, o, red);
+    __threadfence();  // this block's partials are visible before its ticket
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(a.tickets + strip, 1u) == K::kSplitK - 1;
+    __syncthreads();
+    if (last) {
+      __threadfence();
+      for (int o = threadIdx.x; o < kSlot; o += K::kThreads) split_combine<K>(a, b, strip, o);
+      if (threadIdx.x == 0) a.tickets[strip] = 0;  // ready for the next launch
+    }
+  }
 #endif
 }
 #endif
@@ -371,6 +445,7 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
   hgemv::set_operands(g, m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
   g.vec = reinterpret_cast<uintptr_t>(a) % 16 == 0 && lda % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 8 == 0 &&
           ldx % 4 == 0;
+  g.ws = nullptr, g.tickets = nullptr;
   p->grid_x = (n + kCols - 1) / kCols;  // n < 2^31: fits
   p->grid_z = (m + K::kBatch - 1) / K::kBatch;
   return KGEN_OK;
@@ -386,7 +461,15 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   Plan p;
   const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
-  const dim3 grid(static_cast<unsigned>(p.grid_x), 1, static_cast<unsigned>(p.grid_z));
+  if constexpr (K::kSplitK > 1) {
+    const size_t strips = static_cast<size_t>(p.grid_x) * p.grid_z;
+    hgemv::Workspace w;
+    const int ws = hgemv::workspace_for(stream, strips, strips * K::kSplitK * kSlot, &w);
+    if (ws != KGEN_OK) return ws;
+    p.args.ws = w.partials;
+    p.args.tickets = w.tickets;
+  }
+  const dim3 grid(static_cast<unsigned>(p.grid_x), K::kSplitK, static_cast<unsigned>(p.grid_z));
   return static_cast<int>(launch_early(hgemv_mma_t_kernel<K>, grid, dim3(K::kThreads), 0, stream, p.args));
 }
 #endif
@@ -400,53 +483,75 @@ struct HostSink {
   void operator()(const Step& s) { steps.push_back(s); }
 };
 
-// emulate_on_host runs the kernel on the host, block by block: each lane of
-// each warp through warp_loop (the device's step schedule, loads and
-// tails), the warp's 8 MMAs a step through hgemv_mma::mma_host, then the
-// shared-memory reduction, thread by thread. Pointers are host pointers.
+// emulate_block runs one block's warps over args (a split's, with
+// split-K) on the host into red: each lane through warp_loop (the device's
+// step schedule, loads and tails), the warp's 8 MMAs a step through
+// hgemv_mma::mma_host, then red_write.
+template <class K>
+void emulate_block(const Args& args, const Block& b, std::vector<HostSink>& sinks, std::vector<float>& red) {
+  for (float& v : red) v = std::numeric_limits<float>::quiet_NaN();  // a result never written shows up as NaN
+  for (int w = 0; w < K::kWarps; ++w) {
+    for (int lane = 0; lane < 32; ++lane) {
+      sinks[lane].steps.clear();
+      if (args.vec && b.full) {
+        warp_loop<K, true>(args, b, w, lane, sinks[lane]);
+      } else {
+        warp_loop<K, false>(args, b, w, lane, sinks[lane]);
+      }
+      assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
+    }
+    float c[8][32][4] = {};
+    for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
+      for (int j = 0; j < 8; ++j) {
+        uint32_t fa[32][4], fb[32][2];
+        for (int lane = 0; lane < 32; ++lane) {
+          frag_a(sinks[lane].steps[s], fa[lane]);
+          frag_b(sinks[lane].steps[s], j, fb[lane]);
+        }
+        // The device starts every MMA from c2 = c3 = 0 (mma_x).
+        for (int lane = 0; lane < 32; ++lane) c[j][lane][2] = c[j][lane][3] = 0.f;
+        hgemv_mma::mma_host(fa, fb, c[j]);
+      }
+    }
+    for (int lane = 0; lane < 32; ++lane) {
+      Acc acc;
+      for (int j = 0; j < 8; ++j) acc.c[j][0] = c[j][lane][0], acc.c[j][1] = c[j][lane][1];
+      red_write(w, lane, acc, red.data());
+    }
+  }
+}
+
+// emulate_on_host runs the kernel on the host, block by block (with
+// split-K, a column strip's splits in turn, then the combine of the last
+// block), the shared-memory reduction thread by thread. Pointers are host
+// pointers.
 template <class K>
 int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
                     float beta, uint16_t* y, int64_t ldy) {
   Plan p;
   const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
-  const Args& args = p.args;
-  std::vector<float> red(K::kRedFloats);
+  std::vector<float> ws(static_cast<size_t>(K::kSplitK) * kSlot), red(K::kRedFloats);
   std::vector<HostSink> sinks(32);
+  p.args.ws = ws.data();  // the slots of the strip being emulated, as strip 0
   for (int bz = 0; bz < p.grid_z; ++bz) {
     for (int bx = 0; bx < p.grid_x; ++bx) {
-      const Block b = block_of<K>(args, bx, bz);
-      for (float& v : red) v = std::numeric_limits<float>::quiet_NaN();  // a result never written shows up as NaN
-      for (int w = 0; w < K::kWarps; ++w) {
-        for (int lane = 0; lane < 32; ++lane) {
-          sinks[lane].steps.clear();
-          if (args.vec && b.full) {
-            warp_loop<K, true>(args, b, w, lane, sinks[lane]);
+      const Block b = block_of<K>(p.args, bx, bz);
+      for (float& v : ws) v = std::numeric_limits<float>::quiet_NaN();
+      for (int split = 0; split < K::kSplitK; ++split) {
+        const Args args = split_args<K>(p.args, split);
+        emulate_block<K>(args, b, sinks, red);
+        for (int o = 0; o < kSlot; ++o) {
+          if constexpr (K::kSplitK == 1) {
+            red_finish<K>(args, b, o, red.data());
           } else {
-            warp_loop<K, false>(args, b, w, lane, sinks[lane]);
+            red_partial<K>(args, b, 0, split, o, red.data());
           }
-          assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
-        }
-        float c[8][32][4] = {};
-        for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
-          for (int j = 0; j < 8; ++j) {
-            uint32_t fa[32][4], fb[32][2];
-            for (int lane = 0; lane < 32; ++lane) {
-              frag_a(sinks[lane].steps[s], fa[lane]);
-              frag_b(sinks[lane].steps[s], j, fb[lane]);
-            }
-            // The device starts every MMA from c2 = c3 = 0 (mma_x).
-            for (int lane = 0; lane < 32; ++lane) c[j][lane][2] = c[j][lane][3] = 0.f;
-            hgemv_mma::mma_host(fa, fb, c[j]);
-          }
-        }
-        for (int lane = 0; lane < 32; ++lane) {
-          Acc acc;
-          for (int j = 0; j < 8; ++j) acc.c[j][0] = c[j][lane][0], acc.c[j][1] = c[j][lane][1];
-          red_write(w, lane, acc, red.data());
         }
       }
-      for (int o = 0; o < 8 * kCols; ++o) red_finish<K>(args, b, o, red.data());
+      if constexpr (K::kSplitK > 1) {
+        for (int o = 0; o < kSlot; ++o) split_combine<K>(p.args, b, 0, o);
+      }
     }
   }
   return KGEN_OK;
