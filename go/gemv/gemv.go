@@ -370,13 +370,16 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 // to 8192 outputs (a block owns 64 outputs, so 64 blocks at n = 4096: more
 // warps split k finer; 5-20% ahead of 8 warps there), else 8 warps of
 // unroll 2 (172+ blocks; 10-12% ahead of 16 warps at n = 11008 and 14336).
-// Up to n = 2048, a tiling whose blocks also split k (SplitK > 1): there a
-// block per 64 outputs leaves most SMs idle (32 blocks at n = 2048). An H100
-// harness (2026-11-24, bench/results/h100-2026-11-24-session6.md), one
-// vector: 8 warps split 8 ways 6.57 us at 2048^2 against 7.73 for 16 warps
-// alone, 5.14 against 5.22 at 1024^2; at 4096^2 15.75 against 15.03.
+// For 1024 < n <= 2048, a tiling whose blocks also split k (SplitK > 1):
+// there a block per 64 outputs leaves most SMs idle (32 blocks at n =
+// 2048). The H100 bench of 2026-11-24 (bench/results/h100-2026-11-24-
+// session6.md) at 2048^2: 8 warps split 8 ways 6.91 us for one vector and
+// 7.35 for 8, against 7.81 and 8.21 for 16 warps alone; at 1024^2 and below
+// the split was level with them or behind (8 vectors at 256^2: 4.48 us
+// against 4.10 for 8 warps alone), and at 4096^2 behind (16.52 against
+// 15.16).
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
-	if n <= 2048 {
+	if n > 1024 && n <= 2048 {
 		if c.SplitK > 1 {
 			return -2
 		}

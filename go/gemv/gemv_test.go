@@ -131,9 +131,9 @@ func TestPickTensorCores(t *testing.T) {
 }
 
 // TestPickTensorCoresT checks the measured place of the tensor-core
-// kernels of a transposed A: first for any number of vectors (up to n =
-// 2048 the one whose blocks split k, then 16 warps up to n = 8192, then 8
-// warps of unroll 2), and without allocating.
+// kernels of a transposed A: first for any number of vectors (for 1024 < n
+// <= 2048 the one whose blocks split k, else 16 warps up to n = 8192, then
+// 8 warps of unroll 2), and without allocating.
 func TestPickTensorCoresT(t *testing.T) {
 	tc := func(name string, warps, unroll int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
@@ -153,8 +153,8 @@ func TestPickTensorCoresT(t *testing.T) {
 		m, n int
 		want string
 	}{
-		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w8u2k8"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
-		{1, 1024, "w8u2k8"}, {1, 2048, "w8u2k8"}, {1, 2049, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
+		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w16u2"}, {8, 2048, "w8u2k8"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
+		{1, 1024, "w16u2"}, {1, 1025, "w8u2k8"}, {1, 2048, "w8u2k8"}, {1, 2049, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
 	} {
 		assert.Equal(t, tc.want, pick(all, tc.m, tc.n).Name, "m = %d, n = %d", tc.m, tc.n)
 	}
