@@ -45,7 +45,12 @@
 // in contiguous runs of 16-wide steps, each issuing UNROLL steps' loads (64
 // bytes of A a step per lane) before their MMAs. The warps' C fragments meet
 // in shared memory, where each output sums them in warp order (the same
-// result run to run), applies alpha and beta in fp32 and rounds once.
+// result run to run), applies alpha and beta in fp32 and rounds once. With
+// SPLIT_K > 1, SPLIT_K blocks (blockIdx.y) share a strip's k in even runs of
+// steps: each writes its warp sums to its slot of a workspace (per device
+// and stream, hgemv::workspace_for), and the strip's last block to arrive
+// (a ticket) adds the slots in split order before alpha and beta, so the
+// result is again the same run to run.
 //
 // Edges. Outputs past n are loaded as zeros and never stored; vectors past
 // the pass's mb are zeros, never loaded or stored. 16-byte loads of A and
@@ -304,9 +309,8 @@ __host__ __device__ __forceinline__ void red_write(int w, int lane, const Acc& a
   }
 }
 
-// red_finish makes output o of the block (o < 512: vector o / 64, output
-// o % 64; adjacent o, adjacent outputs of y): the sum over warps in warp
-// order, then alpha and beta in fp32, rounded once.
+// warp_sum is the block's sum for output o (o < 512: vector o / 64, output
+// o % 64; adjacent o, adjacent outputs of y) over its warps, in warp order.
 template <class K>
 __host__ __device__ __forceinline__ float warp_sum(int o, const float* red) {
   float s = 0.f;
@@ -314,6 +318,8 @@ __host__ __device__ __forceinline__ float warp_sum(int o, const float* red) {
   return s;
 }
 
+// red_finish makes output o of the block: its warp_sum, then alpha and
+// beta in fp32, rounded once.
 template <class K>
 __host__ __device__ __forceinline__ void red_finish(const Args& a, const Block& b, int o, const float* red) {
   const int i = o / kCols, c = b.col0 + o % kCols;
