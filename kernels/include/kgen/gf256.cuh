@@ -417,18 +417,23 @@ struct Mul<Strategy::XorShift> {
   }
 };
 
-template <>
-struct Mul<Strategy::Table> {
-  static constexpr int kSlotWords = 64;  // 256 bytes, T[x] = c*x
+// WordIn is the input side of the strategies that multiply the input word
+// itself: prepare passes the words through.
+struct WordIn {
   using In = uint32_t;
-  // Four table entries per word, so building a slot is 64 mul_const4 calls.
-  __host__ __device__ static uint32_t slot_word(uint8_t c, int i) {
-    return mul_const4(0x03020100u + 0x04040404u * static_cast<uint32_t>(i), c);
-  }
   template <int W>
   __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
 #pragma unroll
     for (int i = 0; i < W; ++i) in[i] = w[i];
+  }
+};
+
+template <>
+struct Mul<Strategy::Table> : WordIn {
+  static constexpr int kSlotWords = 64;  // 256 bytes, T[x] = c*x
+  // Four table entries per word, so building a slot is 64 mul_const4 calls.
+  __host__ __device__ static uint32_t slot_word(uint8_t c, int i) {
+    return mul_const4(0x03020100u + 0x04040404u * static_cast<uint32_t>(i), c);
   }
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t*) {
@@ -439,15 +444,9 @@ struct Mul<Strategy::Table> {
 };
 
 template <>
-struct Mul<Strategy::TiledLogExp> {
+struct Mul<Strategy::TiledLogExp> : WordIn {
   static constexpr int kSlotWords = 1;  // the coefficient itself
-  using In = uint32_t;
   __host__ __device__ static uint32_t slot_word(uint8_t c, int) { return c; }
-  template <int W>
-  __host__ __device__ static void prepare(const uint32_t (&w)[W], In (&in)[W], const uint8_t*) {
-#pragma unroll
-    for (int i = 0; i < W; ++i) in[i] = w[i];
-  }
   // aux holds log[256] then exp[512].
   template <int W>
   __host__ __device__ static void mac(uint32_t (&acc)[W], const In (&in)[W], const uint32_t* slot, const uint8_t* aux) {
@@ -927,21 +926,23 @@ __host__ __device__ __forceinline__ bool stage(const Args& a, int tid, int by, i
   return bad;
 }
 
-// compute does this thread's part of one pass. Aligned: whole vector steps
-// in a grid-stride loop, then the len % BYTES_PER_THREAD tail on the byte path
-// by one block. Otherwise the byte path throughout, over the same block steps.
-//
-// In the aligned loop warps, not blocks, take turns along the shards: warp w
-// of block bx takes slot w * nbx + bx of each round. When the rounds do not
-// divide evenly, the last partial one is then spread over the warps of every
-// block instead of falling to whole blocks (10+4 at 16 MiB on an H100: 2048
-// block steps of 8 KB over 132 blocks, so 68 blocks made a 16th round while
-// 64 idled). It measured 1% faster there (97.3 to 96.1 us), about the noise.
+// first_step is thread tid's first vector step in the aligned loop of block
+// bx of nbx; its next ones follow every nbx * kThreads steps. Warps, not
+// blocks, take turns along the shards: warp w of block bx takes slot
+// w * nbx + bx of each round. When the rounds do not divide evenly, the last
+// partial one is then spread over the warps of every block instead of
+// falling to whole blocks (10+4 at 16 MiB on an H100: 2048 block steps of
+// 8 KB over 132 blocks, so 68 blocks made a 16th round while 64 idled). It
+// measured 1% faster there (97.3 to 96.1 us), about the noise.
 template <class K>
 __host__ __device__ __forceinline__ int64_t first_step(int tid, int bx, int nbx) {
   return (static_cast<int64_t>(tid / 32) * nbx + bx) * 32 + tid % 32;
 }
 
+// compute does this thread's part of one pass. Aligned: whole vector steps
+// in a grid-stride loop (first_step), then the len % BYTES_PER_THREAD tail on
+// the byte path by one block. Otherwise the byte path throughout, over the
+// same block steps.
 template <class K>
 __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx, int by, int nbx, int pass,
                                                  const uint8_t* smem, bool vec) {
@@ -1032,7 +1033,6 @@ __device__ __forceinline__ Args kernel_args(const Params& p, Inline& shared) {
   return with_arrays(p.a, shared);
 }
 
-//
 // The kernel is launched early (launch_early): with launch-carried arrays
 // its set-up (the arrays, the coefficient slots, the alignment checks) reads
 // only its parameters and runs while the kernel before it finishes, and it
