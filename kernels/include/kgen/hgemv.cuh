@@ -1076,6 +1076,25 @@ __host__ __device__ inline void combine(const Args& a, const Block& b, int tid) 
 // The kernel.
 
 #ifdef __CUDACC__
+// combine_if_last ends a split-K block whose partials are written: it counts
+// the block in at *ticket, and the last of `blocks` blocks to arrive runs
+// combine (every thread; it then sees all their partials, through
+// load_partial) and resets *ticket to 0 for the next launch. Every gemv
+// kernel with split-K across blocks ends this way (this header's,
+// kgen/hgemv_mma_t.cuh's).
+template <class F>
+__device__ __forceinline__ void combine_if_last(unsigned* ticket, unsigned blocks, F combine) {
+  __shared__ bool last;
+  __threadfence();  // this block's partials are visible before its ticket
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(ticket, 1u) == blocks - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  combine();
+  if (threadIdx.x == 0) *ticket = 0;  // ready for the next launch
+}
+
 template <class K, bool VEC>
 __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) {
   const Block b = block_of<K>(a, blockIdx.x, blockIdx.y, blockIdx.z);
@@ -1117,16 +1136,7 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
     }
   }
   if constexpr (K::kSplitK > 1) {
-    __shared__ int last;
-    __threadfence();  // this block's partials are visible before its ticket
-    __syncthreads();
-    if (threadIdx.x == 0) last = atomicAdd(a.tickets + b.tile, 1u) == K::kSplitK - 1;
-    __syncthreads();
-    if (last) {
-      __threadfence();
-      combine<K>(a, b, threadIdx.x);
-      if (threadIdx.x == 0) a.tickets[b.tile] = 0;  // ready for the next launch
-    }
+    combine_if_last(a.tickets + b.tile, K::kSplitK, [&] { combine<K>(a, b, threadIdx.x); });
   }
 }
 

@@ -343,13 +343,7 @@ __host__ __device__ __forceinline__ void split_combine(const Args& a, const Bloc
   if (c >= a.n || i >= b.mb) return;
   const float* p = a.ws + strip * K::kSplitK * kSlot + o;
   float s = 0.f;
-  for (int q = 0; q < K::kSplitK; ++q) {
-#ifdef __CUDA_ARCH__
-    s += __ldcg(p + q * kSlot);  // written by other blocks: not through L1
-#else
-    s += p[q * kSlot];
-#endif
-  }
+  for (int q = 0; q < K::kSplitK; ++q) s += hgemv::load_partial(p + q * kSlot);
   hgemv::store_y(a, b.z * K::kBatch + i, c, s);
 }
 
@@ -413,18 +407,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_t_kernel
   if constexpr (K::kSplitK == 1) {
     for (int o = threadIdx.x; o < kSlot; o += K::kThreads) red_finish<K>(a, b, o, red);
   } else {
-    __shared__ bool last;
     const int64_t strip = static_cast<int64_t>(blockIdx.z) * gridDim.x + blockIdx.x;
     for (int o = threadIdx.x; o < kSlot; o += K::kThreads) red_partial<K>(a, b, strip, blockIdx.y, o, red);
-    __threadfence();  // this block's partials are visible before its ticket
-    __syncthreads();
-    if (threadIdx.x == 0) last = atomicAdd(a.tickets + strip, 1u) == K::kSplitK - 1;
-    __syncthreads();
-    if (last) {
-      __threadfence();
+    hgemv::combine_if_last(a.tickets + strip, K::kSplitK, [&] {
       for (int o = threadIdx.x; o < kSlot; o += K::kThreads) split_combine<K>(a, b, strip, o);
-      if (threadIdx.x == 0) a.tickets[strip] = 0;  // ready for the next launch
-    }
+    });
   }
 #endif
 }
