@@ -215,6 +215,38 @@ int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int 
 int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
+/* hgemmk_nn_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_nn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_nt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_nt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_tn_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_tn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_tt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_tt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
 /* hgemv_n_f16accf32_p128_o2_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);

@@ -668,6 +668,8 @@ int main() {
   layouts<64, 64, 32, 32, 32, 4>(rng, true);
   layouts<128, 64, 32, 64, 32, 4>(rng, true);
   layouts<128, 128, 64, 64, 64, 3>(rng, true);
+  layouts<128, 256, 64, 64, 64, 3>(rng, true);  // hgemmk
+  layouts<256, 128, 64, 64, 64, 3>(rng, true);
   layouts<128, 128, 32, 64, 64, 3, Accum::F16>(rng, true);
   layouts<64, 64, 32, 32, 32, 4, Accum::F16>(rng, true);
   // Corners of the rules: warp N 16 (no 16-byte epilogue group), warp N 48

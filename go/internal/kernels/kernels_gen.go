@@ -455,6 +455,86 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 90, Threads: 256, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90},
 	{Info: Info{Name: "ladder_nn_f32_blocktile1d_b64x64x8_t8x1", Family: "ladder", Arch: 80, Threads: 512, SharedBytes: 4096, Reference: true},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{0, 0, 0}, Thread: Tile{8, 1, 0},
@@ -2315,6 +2395,70 @@ func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(p *GEMVParams) int {
