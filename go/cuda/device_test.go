@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"testing"
@@ -231,5 +232,81 @@ func TestPinnedAsyncRoundTrip(t *testing.T) {
 	}
 	if err := CopyToDeviceAsync(s, dev, 6, src, 0, n); err == nil {
 		t.Error("a copy past the device buffer's end was queued")
+	}
+}
+
+// TestSweepXorsEveryWord checks that Sweep reads every byte it is given, and
+// only those: the XOR of the words of its sink, zeroed before, against the
+// XOR of random data's 32-bit words (the last one zero-padded) from several
+// offsets and lengths, tails of 1 to 15 bytes included; the bytes around each
+// range are random too, so reading one of them changes the answer. The sink
+// has a poisoned word past the part Sweep may use, which must stay.
+func TestSweepXorsEveryWord(t *testing.T) {
+	d := open(t, 0)
+	const size = 3<<20 + 64
+	host := make([]byte, size)
+	rng := rand.New(rand.NewPCG(7, 11))
+	for i := range host {
+		host[i] = byte(rng.Uint32())
+	}
+	src, err := d.Alloc(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Free()
+	if err := CopyFromHost(src, host); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ off, n int }{{0, size}, {16, 1}, {32, 15}, {48, 17}, {64, 4096}, {16, 3 << 20}, {4096, 1<<20 + 13}, {0, 0}} {
+		want := uint32(0)
+		for i := 0; i < c.n; i++ {
+			want ^= uint32(host[c.off+i]) << (8 * (i % 4))
+		}
+		need, err := d.SweepSinkBytes(c.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sink, err := d.Alloc(need + 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := make([]uint32, need/4+1)
+		words[len(words)-1] = 0xdeadbeef
+		if err := CopyFromHost(sink, words); err != nil {
+			t.Fatal(err)
+		}
+		if err := Sweep(nil, src, c.off, c.n, sink); err != nil {
+			t.Fatalf("Sweep(%d bytes at %d): %v", c.n, c.off, err)
+		}
+		if err := CopyToHost(words, sink); err != nil {
+			t.Fatal(err)
+		}
+		got := uint32(0)
+		for _, w := range words[:len(words)-1] {
+			got ^= w
+		}
+		if got != want {
+			t.Errorf("Sweep(%d bytes at %d): the sink's words XOR to %#x, want %#x", c.n, c.off, got, want)
+		}
+		if words[len(words)-1] != 0xdeadbeef {
+			t.Errorf("Sweep(%d bytes at %d) wrote past its %d-byte sink", c.n, c.off, need)
+		}
+		if err := sink.Free(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	short, err := d.Alloc(4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer short.Free()
+	if err := Sweep(nil, src, 0, size, short); err == nil {
+		t.Error("Sweep of 3 MiB into a one-word sink succeeded")
+	}
+	if err := Sweep(nil, src, 8, 16, short); err == nil {
+		t.Error("Sweep at offset 8 (not 16-byte aligned) succeeded")
+	}
+	if err := Sweep(nil, src, 16, size, short); err == nil {
+		t.Error("Sweep past the end of the buffer succeeded")
 	}
 }

@@ -156,6 +156,63 @@ func Copy(s *Stream, dst *Buffer, dstOff int, src *Buffer, srcOff int, n int) er
 	return Check(op, int(C.kgen_memcpy_dtod(dev, dst.at(dstOff), src.at(srcOff), C.size_t(n), h)))
 }
 
+// Sweep reads n bytes of src from byte offset off on stream s (nil: the
+// device's default stream) with every multiprocessor, as fast as a kernel can
+// stream device memory: the read ceiling the bench sets beside memory-bound
+// kernels (tools/bench). 8 blocks of 256 threads per SM sweep the bytes in
+// step, 16 bytes a load, and on sm_90 the sweep starts early behind the
+// kernel ahead and waits for it, as kgen's gemv kernels do. off must be a
+// multiple of 16. Block b stores the XOR of the 32-bit little-endian words it
+// read (the last one zero-padded) in word b of sink, a buffer on the same
+// device of at least SweepSinkBytes(n) bytes: zeroed before, the XOR of its
+// words is the XOR of all the words read.
+func Sweep(s *Stream, src *Buffer, off, n int, sink *Buffer) error {
+	const op = "sweep"
+	dev, err := src.check(op, off, n)
+	if err != nil {
+		return err
+	}
+	if _, err := sink.check(op, 0, 0); err != nil {
+		return err
+	}
+	if src.dev != sink.dev {
+		return fmt.Errorf("cuda: %s: source is on device %d, sink on device %d", op, src.dev.ordinal, sink.dev.ordinal)
+	}
+	if off%16 != 0 {
+		return fmt.Errorf("cuda: %s: offset %d is not a multiple of 16 bytes", op, off)
+	}
+	need, err := src.dev.SweepSinkBytes(n)
+	if err != nil {
+		return err
+	}
+	if sink.Bytes() < need {
+		return fmt.Errorf("cuda: %s: a sink of %d bytes is short: reading %d bytes needs %d", op, sink.Bytes(), n, need)
+	}
+	h, err := streamOn(op, s, src.dev)
+	if err != nil || n == 0 {
+		return err
+	}
+	return Check(op, int(C.kgen_read_sweep(dev, src.at(off), C.size_t(n), (*C.uint32_t)(sink.ptr), C.size_t(sink.Bytes()/4), h)))
+}
+
+// SweepSinkBytes is the size of the sink Sweep needs to read n bytes on d: a
+// word for each of its blocks.
+func (d *Device) SweepSinkBytes(n int) (int, error) {
+	const op = "sweep sink size"
+	dev, err := d.live(op)
+	if err != nil {
+		return 0, err
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("cuda: %s: %d bytes", op, n)
+	}
+	var blocks C.size_t
+	if err := Check(op, int(C.kgen_read_sweep_blocks(dev, C.size_t(n), &blocks))); err != nil {
+		return 0, err
+	}
+	return 4 * int(blocks), nil
+}
+
 // Fill32 sets every whole 32-bit word of the buffer to v on stream s (nil:
 // the device's default stream).
 func (b *Buffer) Fill32(s *Stream, v uint32) error {

@@ -106,6 +106,8 @@ func TestFunctionsOnNilAndDeadValues(t *testing.T) {
 		"CopyToDeviceAsync freed": func() error { return CopyToDeviceAsync(nil, freed, 0, freedHost, 0, 0) },
 		"CopyToHostAsync nil":     func() error { return CopyToHostAsync(nil, nil, 0, nil, 0, 0) },
 		"CopyToHostAsync freed":   func() error { return CopyToHostAsync(nil, freedHost, 0, freed, 0, 0) },
+		"Sweep nil":               func() error { return Sweep(nil, nil, 0, 0, nil) },
+		"Sweep freed":             func() error { return Sweep(nil, freed, 0, 0, freed) },
 	} {
 		func() {
 			defer func() {

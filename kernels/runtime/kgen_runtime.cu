@@ -1,6 +1,8 @@
 // Implementation of kgen_runtime.h over the CUDA runtime API.
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "kernels/runtime/kgen_runtime.h"
@@ -16,7 +18,66 @@ __global__ void fill_u32(uint32_t* dst, uint32_t value, size_t count) {
   }
 }
 
+// read_sweep reads the n16 16-byte words at src (and, in block 0, the
+// tail's `tail` bytes after them, zero-padded to whole 32-bit words) and
+// stores the XOR of the 32-bit words each block read in sink[blockIdx.x]. The
+// grid sweeps the buffer in step: each pass, consecutive threads of
+// consecutive blocks read consecutive words, four passes' loads in flight per
+// thread, with streaming (evict-first) loads. Plain stores to a word per
+// block, not atomics: thousands of atomics on one word at the end of the
+// sweep took about 4 us on an H100. On sm_90 the kernel starts early behind
+// the kernel ahead (kgen_read_sweep launches it so) and waits for it before
+// its first read, as kgen's gemv kernels do.
+__global__ void __launch_bounds__(256) read_sweep(const uint4* __restrict__ src, size_t n16, int tail,
+                                                  uint32_t* sink) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+  constexpr int kUnroll = 4;
+  __shared__ uint32_t warps[8];
+  const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
+  size_t i = static_cast<size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  uint32_t acc = 0;
+  for (; i + (kUnroll - 1) * stride < n16; i += kUnroll * stride) {
+    uint4 v[kUnroll];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) v[u] = __ldcs(src + i + u * stride);
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) acc ^= v[u].x ^ v[u].y ^ v[u].z ^ v[u].w;
+  }
+  for (; i < n16; i += stride) {
+    const uint4 v = __ldcs(src + i);
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (blockIdx.x == 0 && threadIdx.x < static_cast<unsigned>(tail)) {
+    const uint8_t* t = reinterpret_cast<const uint8_t*>(src + n16);
+    acc ^= static_cast<uint32_t>(t[threadIdx.x]) << (8 * (threadIdx.x % 4));
+  }
+  for (int o = 16; o > 0; o /= 2) acc ^= __shfl_xor_sync(0xffffffffu, acc, o);
+  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = acc;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < 8; ++w) acc ^= warps[w];
+    sink[blockIdx.x] = acc;
+  }
+}
+
 int attr(int* out, cudaDeviceAttr a, int device) { return status(cudaDeviceGetAttribute(out, a, device)); }
+
+// cached_attr is attr for the multiprocessor count and the compute capability
+// (major), remembered per device (0-63): each query is a driver call, and a
+// sweep of a few MiB takes a few microseconds.
+int cached_attr(int* out, cudaDeviceAttr a, int device) {
+  static std::atomic<int> sms[64], major[64];
+  std::atomic<int>* cache = a == cudaDevAttrMultiProcessorCount ? sms : a == cudaDevAttrComputeCapabilityMajor ? major : nullptr;
+  if (cache == nullptr || device < 0 || device >= 64) return attr(out, a, device);
+  *out = cache[device].load(std::memory_order_relaxed);
+  if (*out > 0) return 0;
+  const int r = attr(out, a, device);
+  if (r == 0) cache[device].store(*out, std::memory_order_relaxed);
+  return r;
+}
 
 // on makes device current on this thread and then runs f, all inside the one
 // C call that the Go side makes: see kgen_runtime.h for why.
@@ -142,6 +203,44 @@ int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* str
     if (blocks > 65535) blocks = 65535;
     fill_u32<<<static_cast<unsigned>(blocks), 256, 0, stream_of(stream)>>>(static_cast<uint32_t*>(dst), value, count);
     return status(cudaGetLastError());
+  });
+}
+
+int kgen_read_sweep_blocks(int device, size_t bytes, size_t* blocks) {
+  int sms = 0;
+  const int r = cached_attr(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (r != 0) return r;
+  // 8 blocks of 256 threads per SM (a harness on an H100 read 32 MiB to
+  // 128 MiB fastest so: bench/results/h100-2026-11-24-session7.md), no
+  // more blocks than there are 16-byte words, at least one.
+  size_t b = (bytes / 16 + 255) / 256;
+  if (b > 8 * static_cast<size_t>(sms)) b = 8 * static_cast<size_t>(sms);
+  *blocks = b < 1 ? 1 : b;
+  return 0;
+}
+
+int kgen_read_sweep(int device, const void* src, size_t bytes, uint32_t* sink, size_t sink_words, void* stream) {
+  if (reinterpret_cast<uintptr_t>(src) % 16 != 0) return status(cudaErrorInvalidValue);  // Go checks first, with a message
+  if (bytes == 0) return 0;
+  return on(device, [&] {
+    size_t blocks = 0;
+    int major = 0;
+    int r = kgen_read_sweep_blocks(device, bytes, &blocks);
+    if (r == 0) r = cached_attr(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (r != 0) return r;
+    if (sink_words < blocks) return status(cudaErrorInvalidValue);  // Go sizes the sink by kgen_read_sweep_blocks
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
+    cfg.blockDim = dim3(256);
+    cfg.stream = stream_of(stream);
+    cudaLaunchAttribute early[1];
+    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    early[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = early;
+    cfg.numAttrs = major >= 9 ? 1 : 0;  // the kernel waits on sm_90 and later only
+    r = status(cudaLaunchKernelEx(&cfg, read_sweep, static_cast<const uint4*>(src), bytes / 16, static_cast<int>(bytes % 16), sink));
+    const int last = status(cudaGetLastError());
+    return r != 0 ? r : last;
   });
 }
 

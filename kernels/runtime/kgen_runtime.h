@@ -48,6 +48,15 @@ int kgen_memcpy_dtoh(int device, void* dst, const void* src, size_t bytes, void*
 int kgen_memcpy_dtod(int device, void* dst, const void* src, size_t bytes, void* stream);
 /* kgen_fill_u32 writes value to count 32-bit words: used to poison outputs with NaN. */
 int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* stream);
+/* kgen_read_sweep reads bytes of device memory at src (16-byte aligned, else
+   cudaErrorInvalidValue) with every SM, as fast as a kernel can stream
+   memory: the bench's read ceiling. Block b of the sweep stores the XOR of
+   the 32-bit little-endian words it read (the last one zero-padded) in
+   sink[b], a device array of sink_words words, at least the blocks that
+   kgen_read_sweep_blocks gives for bytes (else cudaErrorInvalidValue); the
+   XOR of sink's words, zeroed before, is the XOR of all the words. */
+int kgen_read_sweep_blocks(int device, size_t bytes, size_t* blocks);
+int kgen_read_sweep(int device, const void* src, size_t bytes, uint32_t* sink, size_t sink_words, void* stream);
 /* The device whose memory ptr points into, or -1 for memory that is not device memory. */
 int kgen_pointer_device(const void* ptr, int* device);
 

@@ -20,8 +20,10 @@ var hgemvShapes = [][2]int{
 // hgemvSection times every HGEMV instance and the engine's choice at every
 // shape, M and layout against cuBLAS GemmEx (fp16 in and out, fp32
 // compute, default tensor-core algorithm) and the copy floor measured in
-// the same run, each checked against cuBLAS first. Weights rotate through
-// enough copies to exceed the L2, as in inference.
+// the same run, each checked against cuBLAS first, next to the read ceiling:
+// the same weights read by a kernel that only reads (cuda.Sweep), the most
+// a memory-bound kernel can approach. Weights rotate through enough copies
+// to exceed the L2, as in inference.
 func (b *bencher) hgemvSection(rep *Report) error {
 	eng, err := gemv.New(b.dev)
 	if err != nil {
@@ -118,6 +120,22 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, n, k, m int, tr bool
 		b.printf("  hgemv %-16s %s %-44s %-6s %9.2f us %7.0f GB/s  %.2fx cuBLAS  %.2fx floor\n", shape, lay, r.Kernel, r.Method, 1e3*r.Ms, r.Rate, r.VsRef, r.VsFloor)
 	}
 	add(row("copy-floor", Timing{Ms: floorMs, Method: "model"}, 0))
+	// The read ceiling: A's bytes alone, read back to back from the same
+	// rotated copies by a kernel that does nothing else (cuda.Sweep).
+	sinkBytes, err := b.dev.SweepSinkBytes(aBytes)
+	if err != nil {
+		return err
+	}
+	sink, err := b.dev.Alloc(sinkBytes)
+	if err != nil {
+		return err
+	}
+	bufs = append(bufs, sink)
+	sweep, err := b.Measure(func(s *cuda.Stream, i int) error { return cuda.Sweep(s, as[i%copies].Buf, 0, aBytes, sink) })
+	if err != nil {
+		return err
+	}
+	add(row("read-ceiling", sweep, 0))
 	add(row("cublas_gemmex", ref, 0))
 	pick, err := eng.Pick(tr, m, n)
 	if err != nil {

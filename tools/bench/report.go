@@ -49,7 +49,7 @@ type DeviceReport struct {
 type Row struct {
 	Family   string // sgemm, gf256, hgemv, hgemm
 	Op       string `json:",omitempty"` // gf256: encode, decode, host-encode
-	Kernel   string // instance name, engine(<instance>), or a reference: cublas, klauspost, copy-floor
+	Kernel   string // instance name, engine(<instance>), or a reference: cublas, klauspost, copy-floor, read-ceiling
 	Shape    string // sgemm/hgemm MxNxK; hgemv NxK m=M; gf256 K+M, shard bytes
 	Layout   string `json:",omitempty"` // nn, nt, tn, tt; hgemv n or t (A transposed)
 	Method   string // events, graph, wall, or model (the copy floor)
@@ -80,7 +80,7 @@ func (r Row) key() string {
 
 // isRef reports whether the row is a reference, not one of kgen's kernels.
 func (r Row) isRef() bool {
-	for _, p := range []string{"cublas", "klauspost", "copy-floor"} {
+	for _, p := range []string{"cublas", "klauspost", "copy-floor", "read-ceiling"} {
 		if strings.HasPrefix(r.Kernel, p) {
 			return true
 		}
