@@ -1,0 +1,119 @@
+// Harness (session 7): HGEMM mma.sync variants (block K 32 vs 64, stages, tile shape, warp tile, blocks per SM) against
+// cuBLAS GemmEx at 4096 and 8192, timed in interleaved rounds (cuBLAS then every variant, 7 rounds, medians) so that
+// the GPU's clock drift under load falls on all alike. "prof <variant> <n>" runs one launch of a variant (or "cublas")
+// for ncu. Build on the GPU machine from the repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
+//     -o /tmp/hgemm_variants bench/harness/hgemm_variants.cu -lcublas
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <vector>
+#include "kgen/hgemm.cuh"
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+using kgen::Order;
+using kgen::hgemm::Accum;
+template <int BM, int BN, int BK, int S, Order AO, Order BO, Accum AC = Accum::F32, int WM = 64, int WN = 64, int MB = 1>
+struct C : kgen::hgemm::Config<BM, BN, BK, WM, WN, S, MB, AO, BO, AC> {};
+
+typedef int (*Launch)(int, int, int, float, const uint16_t*, int64_t, const uint16_t*, int64_t, float, uint16_t*, int64_t, cudaStream_t);
+struct V { const char* name; Launch f; bool acol, bcol; };
+#define VR(n, BM, BN, BK, S, AO, BO, ...) V{n, kgen::hgemm::launch<C<BM, BN, BK, S, AO, BO, ##__VA_ARGS__>>, AO == Order::Col, BO == Order::Col}
+#define LAYOUTS(BM, BN, BK, S) \
+  VR("nn b" #BM "x" #BN "x" #BK " s" #S, BM, BN, BK, S, Order::Row, Order::Row), \
+  VR("nt b" #BM "x" #BN "x" #BK " s" #S, BM, BN, BK, S, Order::Row, Order::Col), \
+  VR("tn b" #BM "x" #BN "x" #BK " s" #S, BM, BN, BK, S, Order::Col, Order::Row), \
+  VR("tt b" #BM "x" #BN "x" #BK " s" #S, BM, BN, BK, S, Order::Col, Order::Col)
+
+#define F32 Accum::F32
+#define R Order::Row
+#define Cl Order::Col
+static std::vector<V> variants() {
+  return {
+    VR("nn b128x256x32 w64x64 s4", 128, 256, 32, 4, R, R),
+    VR("tn b128x256x32 w64x64 s4", 128, 256, 32, 4, Cl, R),
+    VR("nn b128x256x64 w64x64 s3", 128, 256, 64, 3, R, R),
+    VR("tn b128x256x64 w64x64 s3", 128, 256, 64, 3, Cl, R),
+    VR("nn b128x256x32 w64x32 s4", 128, 256, 32, 4, R, R, F32, 64, 32),
+    VR("tn b128x256x32 w64x32 s4", 128, 256, 32, 4, Cl, R, F32, 64, 32),
+    VR("nn b256x128x32 w32x64 s4", 256, 128, 32, 4, R, R, F32, 32, 64),
+    VR("nn b128x128x32 w64x32 s4 mb2", 128, 128, 32, 4, R, R, F32, 64, 32, 2),
+    VR("tn b128x128x32 w64x32 s4 mb2", 128, 128, 32, 4, Cl, R, F32, 64, 32, 2),
+    VR("nn b128x128x32 w32x64 s4 mb2", 128, 128, 32, 4, R, R, F32, 32, 64, 2),
+    VR("nn b128x128x64 w64x32 s3 mb2", 128, 128, 64, 3, R, R, F32, 64, 32, 2),
+    VR("nn b128x256x32 w64x64 s4 f16acc", 128, 256, 32, 4, R, R, Accum::F16),
+  };
+}
+
+static uint16_t h16(float f) { __half_raw r = __half_raw(__float2half(f)); return r.x; }
+static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
+
+int main(int argc, char** argv) {
+  const char* prof = argc > 1 ? argv[1] : nullptr;  // "prof <substring> <n>": one launch of each matching variant (for ncu)
+  std::vector<V> vs = variants();
+  cublasHandle_t h; cublasCreate(&h);
+  cudaStream_t st; CK(cudaStreamCreate(&st)); cublasSetStream(h, st);
+  const int sizes[] = {4096, 8192};
+  for (int n : sizes) {
+    if (prof && atoi(argv[3]) != n) continue;
+    const size_t e = (size_t)n * n;
+    uint16_t *A, *B, *Cc, *Cr;
+    CK(cudaMalloc(&A, e * 2)); CK(cudaMalloc(&B, e * 2)); CK(cudaMalloc(&Cc, e * 2)); CK(cudaMalloc(&Cr, e * 2));
+    std::vector<uint16_t> hA(e), hB(e);
+    srand(1);
+    for (size_t i = 0; i < e; ++i) { hA[i] = h16((rand() % 2001 - 1000) / 1000.f); hB[i] = h16((rand() % 2001 - 1000) / 1000.f); }
+    CK(cudaMemcpy(A, hA.data(), e * 2, cudaMemcpyHostToDevice)); CK(cudaMemcpy(B, hB.data(), e * 2, cudaMemcpyHostToDevice));
+    cudaEvent_t e0, e1; cudaEventCreate(&e0); cudaEventCreate(&e1);
+    const float alpha = 1.f, beta = 0.f;
+    const int reps = n == 4096 ? 10 : 3;
+    const double flop = 2.0 * n * n * (double)n;
+    // cuBLAS reference (row-major C = A B as column-major C^T = B^T A^T), nn.
+    auto cub = [&]() {
+      cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, B, CUDA_R_16F, n, A, CUDA_R_16F, n, &beta, Cr, CUDA_R_16F, n,
+                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    };
+    if (!prof) {
+      std::vector<uint16_t> ref(e), got(e);
+      cub(); CK(cudaStreamSynchronize(st));
+      CK(cudaMemcpy(ref.data(), Cr, e * 2, cudaMemcpyDeviceToHost));
+      std::vector<double> md(vs.size(), 0);
+      for (size_t vi = 0; vi < vs.size(); ++vi) {
+        auto& v = vs[vi];
+        CK(cudaMemsetAsync(Cc, 0xff, e * 2, st));
+        int rc = v.f(n, n, n, alpha, A, n, B, n, beta, Cc, n, st);
+        CK(cudaStreamSynchronize(st));
+        if (rc) { printf("%s: launch %d\n", v.name, rc); exit(1); }
+        if (!v.acol && !v.bcol) {
+          CK(cudaMemcpy(got.data(), Cc, e * 2, cudaMemcpyDeviceToHost));
+          for (size_t i = 0; i < e; i += 97) md[vi] = std::max(md[vi], (double)fabsf(kgen::hgemm::half_bits_to_float(got[i]) - kgen::hgemm::half_bits_to_float(ref[i])));
+        }
+      }
+      // Rounds: cuBLAS then every variant, each timed over reps launches; medians over rounds.
+      std::vector<std::vector<float>> ts(vs.size() + 1);
+      for (int r = 0; r < 7; ++r) {
+        for (size_t vi = 0; vi <= vs.size(); ++vi) {
+          auto run = [&]() { if (vi == vs.size()) cub(); else vs[vi].f(n, n, n, alpha, A, n, B, n, beta, Cc, n, st); };
+          for (int i = 0; i < 2; ++i) run();
+          cudaEventRecord(e0, st);
+          for (int i = 0; i < reps; ++i) run();
+          cudaEventRecord(e1, st); CK(cudaEventSynchronize(e1));
+          float ms; cudaEventElapsedTime(&ms, e0, e1); ts[vi].push_back(ms / reps);
+        }
+      }
+      const float tc = median(ts[vs.size()]);
+      printf("n=%d cublas %.3f ms %.0f TFLOPS\n", n, tc, flop / tc / 1e9);
+      for (size_t vi = 0; vi < vs.size(); ++vi) {
+        const float t = median(ts[vi]);
+        printf("n=%d %-34s %.3f ms %.0f TFLOPS %.3fx cuBLAS maxdiff(nn) %.3g\n", n, vs[vi].name, t, flop / t / 1e9, tc / t, md[vi]);
+      }
+    } else {
+      if (strcmp(argv[2], "cublas") == 0) { cub(); CK(cudaStreamSynchronize(st)); }
+      for (auto& v : vs) if (strcmp(v.name, argv[2]) == 0) { v.f(n, n, n, alpha, A, n, B, n, beta, Cc, n, st); CK(cudaStreamSynchronize(st)); }
+    }
+    cudaFree(A); cudaFree(B); cudaFree(Cc); cudaFree(Cr);
+  }
+  return 0;
+}
