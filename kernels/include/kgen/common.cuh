@@ -94,8 +94,11 @@ __device__ __forceinline__ void allow_early_start() {
 // for sm_90 or later (they then contain the wait; an older arch's object may
 // run on a newer device, so the device alone does not decide). It returns
 // the launch's error and clears it from the thread's last error, as
-// cudaGetLastError after <<<>>> does.
-template <class... KernelParams, class... Args>
+// cudaGetLastError after <<<>>> does. Arch is this object's arch: as a
+// template argument it gives each arch's objects their own instantiation, so
+// that the linker cannot keep an sm_80 object's copy (no attribute) for the
+// sm_90 kernels, or the other way round.
+template <int Arch = kArch, class... KernelParams, class... Args>
 inline cudaError_t launch_early(void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
                                 Args&&... args) {
   cudaLaunchConfig_t cfg = {};
@@ -107,7 +110,7 @@ inline cudaError_t launch_early(void (*kernel)(KernelParams...), dim3 grid, dim3
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cfg.attrs = attr;
-  cfg.numAttrs = kArch >= 90 ? 1 : 0;
+  cfg.numAttrs = Arch >= 90 ? 1 : 0;
   const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
   const cudaError_t last = cudaGetLastError();
   return err != cudaSuccess ? err : last;
