@@ -1,11 +1,11 @@
 // Implementation of kgen_runtime.h over the CUDA runtime API.
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstdint>
 #include <cstring>
 
 #include "kernels/runtime/kgen_runtime.h"
+#include "kgen/launch.cuh"
 
 namespace {
 
@@ -30,10 +30,8 @@ __global__ void fill_u32(uint32_t* dst, uint32_t value, size_t count) {
 // its first read, as kgen's gemv kernels do.
 __global__ void __launch_bounds__(256) read_sweep(const uint4* __restrict__ src, size_t n16, int tail,
                                                   uint32_t* sink) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+  kgen::allow_early_start();
+  kgen::wait_prior_grids();
   constexpr int kUnroll = 4;
   __shared__ uint32_t warps[8];
   const size_t stride = static_cast<size_t>(gridDim.x) * blockDim.x;
@@ -65,18 +63,12 @@ __global__ void __launch_bounds__(256) read_sweep(const uint4* __restrict__ src,
 
 int attr(int* out, cudaDeviceAttr a, int device) { return status(cudaDeviceGetAttribute(out, a, device)); }
 
-// cached_attr is attr for the multiprocessor count and the compute capability
-// (major), remembered per device (0-63): each query is a driver call, and a
-// sweep of a few MiB takes a few microseconds.
-int cached_attr(int* out, cudaDeviceAttr a, int device) {
-  static std::atomic<int> sms[64], major[64];
-  std::atomic<int>* cache = a == cudaDevAttrMultiProcessorCount ? sms : a == cudaDevAttrComputeCapabilityMajor ? major : nullptr;
-  if (cache == nullptr || device < 0 || device >= 64) return attr(out, a, device);
-  *out = cache[device].load(std::memory_order_relaxed);
-  if (*out > 0) return 0;
-  const int r = attr(out, a, device);
-  if (r == 0) cache[device].store(*out, std::memory_order_relaxed);
-  return r;
+// query_failed is the status for a cached attribute (kgen/launch.cuh) that
+// came back unusable: the query's error, or cudaErrorInvalidDevice when the
+// driver gave no positive value without one.
+int query_failed() {
+  const int e = status(cudaGetLastError());
+  return e != 0 ? e : status(cudaErrorInvalidDevice);
 }
 
 // on makes device current on this thread and then runs f, all inside the one
@@ -207,9 +199,8 @@ int kgen_fill_u32(int device, void* dst, uint32_t value, size_t count, void* str
 }
 
 int kgen_read_sweep_blocks(int device, size_t bytes, size_t* blocks) {
-  int sms = 0;
-  const int r = cached_attr(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (r != 0) return r;
+  const int sms = kgen::sm_count(device);
+  if (sms < 1) return query_failed();
   // 8 blocks of 256 threads per SM (a harness on an H100 read 32 MiB to
   // 128 MiB fastest so: bench/results/h100-2026-11-24-session7.md), no
   // more blocks than there are 16-byte words, at least one.
@@ -224,23 +215,15 @@ int kgen_read_sweep(int device, const void* src, size_t bytes, uint32_t* sink, s
   if (bytes == 0) return 0;
   return on(device, [&] {
     size_t blocks = 0;
-    int major = 0;
     int r = kgen_read_sweep_blocks(device, bytes, &blocks);
-    if (r == 0) r = cached_attr(&major, cudaDevAttrComputeCapabilityMajor, device);
     if (r != 0) return r;
+    const int major = kgen::cc_major(device);
+    if (major < 1) return query_failed();
     if (sink_words < blocks) return status(cudaErrorInvalidValue);  // Go sizes the sink by kgen_read_sweep_blocks
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(static_cast<unsigned>(blocks));
-    cfg.blockDim = dim3(256);
-    cfg.stream = stream_of(stream);
-    cudaLaunchAttribute early[1];
-    early[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    early[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = early;
-    cfg.numAttrs = major >= 9 ? 1 : 0;  // the kernel waits on sm_90 and later only
-    r = status(cudaLaunchKernelEx(&cfg, read_sweep, static_cast<const uint4*>(src), bytes / 16, static_cast<int>(bytes % 16), sink));
-    const int last = status(cudaGetLastError());
-    return r != 0 ? r : last;
+    // The kernel waits on sm_90 and later only: start it early there.
+    return status(kgen::launch_maybe_early(major >= 9, read_sweep, dim3(static_cast<unsigned>(blocks)), dim3(256), 0,
+                                           stream_of(stream), static_cast<const uint4*>(src), bytes / 16,
+                                           static_cast<int>(bytes % 16), sink));
   });
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 
 #include "kernels/runtime/kgen_status.h"
+#include "kgen/launch.cuh"
 
 // Every instance is compiled once per target arch, with -DKGEN_ARCH=sm90 (and
 // so on) naming it, so that the per-arch objects can link into one binary.
@@ -69,51 +70,17 @@ constexpr int arch_number(const char* s, int n = 0) {
 // launches only this object's kernels, on devices of that arch or later.
 constexpr int kArch = arch_number(KGEN_STR(KGEN_ARCH));
 
-// Programmatic dependent launch (sm_90 and later). launch_early starts a
-// kernel that may begin while the kernel before it on the stream is still
-// finishing: its blocks are scheduled as that kernel's blocks leave the SMs,
-// and do their set-up then. Such a kernel must call wait_prior_grids()
-// before its first access to global memory (reads too: earlier work may
-// still write what it reads, or read what it overwrites); it returns once
-// every earlier grid on the stream has finished and its writes are visible.
-// allow_early_start() lets the next kernel on the stream, if it was launched
-// by launch_early, start now. On earlier archs all three do nothing special.
-__device__ __forceinline__ void wait_prior_grids() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void allow_early_start() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-// launch_early is kernel<<<grid, block, smem, stream>>>(args...) with the
-// programmatic-serialization attribute when this object's kernels are built
-// for sm_90 or later (they then contain the wait; an older arch's object may
-// run on a newer device, so the device alone does not decide). It returns
-// the launch's error and clears it from the thread's last error, as
-// cudaGetLastError after <<<>>> does. Arch is this object's arch: as a
-// template argument it gives each arch's objects their own instantiation, so
-// that the linker cannot keep an sm_80 object's copy (no attribute) for the
-// sm_90 kernels, or the other way round.
+// launch_early is launch_maybe_early (kgen/launch.cuh), early when this
+// object's kernels are built for sm_90 or later (they then contain the wait;
+// an older arch's object may run on a newer device, so the device alone
+// does not decide). Arch is this object's arch: as a template argument it
+// gives each arch's objects their own instantiation, so that the linker
+// cannot keep an sm_80 object's copy (not early) for the sm_90 kernels, or
+// the other way round.
 template <int Arch = kArch, class... KernelParams, class... Args>
 inline cudaError_t launch_early(void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem, cudaStream_t stream,
                                 Args&&... args) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = grid;
-  cfg.blockDim = block;
-  cfg.dynamicSmemBytes = smem;
-  cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
-  cfg.attrs = attr;
-  cfg.numAttrs = Arch >= 90 ? 1 : 0;
-  const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
-  const cudaError_t last = cudaGetLastError();
-  return err != cudaSuccess ? err : last;
+  return launch_maybe_early(Arch >= 90, kernel, grid, block, smem, stream, static_cast<Args&&>(args)...);
 }
 
 }  // namespace kgen

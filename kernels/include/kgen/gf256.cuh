@@ -34,7 +34,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <atomic>
 #include <vector>
 
 #include "kgen/common.cuh"
@@ -1102,20 +1101,6 @@ inline int make_params(const uint8_t* coeffs, int rows, int k, const uint8_t* co
     p->a.coeffs = nullptr, p->a.in = nullptr, p->a.out = nullptr;  // only the copies are read
   }
   return KGEN_OK;
-}
-
-// sm_count caches the multiprocessor count per device: the query is a driver
-// call, and launches of 16 MiB take tens of microseconds.
-inline int sm_count(int device) {
-  static std::atomic<int> cache[64];
-  if (device >= 0 && device < 64) {
-    const int n = cache[device].load(std::memory_order_relaxed);
-    if (n > 0) return n;
-  }
-  int n = 0;
-  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device) != cudaSuccess || n <= 0) return -1;
-  if (device >= 0 && device < 64) cache[device].store(n, std::memory_order_relaxed);
-  return n;
 }
 
 // launch checks the arguments and starts the kernel on stream. With

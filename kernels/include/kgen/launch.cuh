@@ -1,0 +1,77 @@
+// Launching kgen's kernels: cached device attributes and programmatic
+// dependent launch. No KGEN_ARCH is needed here, so the runtime shim
+// (kernels/runtime/kgen_runtime.cu), built once for every arch, uses it too.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <atomic>
+
+namespace kgen {
+
+// device_attribute caches attribute A of device (0-63; others are queried
+// on every call): the query is a driver call, and launches of small problems
+// take a few microseconds. It returns -1 when the query fails (the error
+// stays for cudaGetLastError) or gives no positive value.
+template <cudaDeviceAttr A>
+inline int device_attribute(int device) {
+  static std::atomic<int> cache[64];
+  if (device >= 0 && device < 64) {
+    const int n = cache[device].load(std::memory_order_relaxed);
+    if (n > 0) return n;
+  }
+  int n = 0;
+  if (cudaDeviceGetAttribute(&n, A, device) != cudaSuccess || n <= 0) return -1;
+  if (device >= 0 && device < 64) cache[device].store(n, std::memory_order_relaxed);
+  return n;
+}
+
+// sm_count is the device's multiprocessor count, cc_major its compute
+// capability's major version; -1 on failure.
+inline int sm_count(int device) { return device_attribute<cudaDevAttrMultiProcessorCount>(device); }
+inline int cc_major(int device) { return device_attribute<cudaDevAttrComputeCapabilityMajor>(device); }
+
+// Programmatic dependent launch (sm_90 and later). A kernel launched early
+// may begin while the kernel before it on the stream is still finishing:
+// its blocks are scheduled as that kernel's blocks leave the SMs, and do
+// their set-up then. Such a kernel must call wait_prior_grids() before its
+// first access to global memory (reads too: earlier work may still write
+// what it reads, or read what it overwrites); it returns once every earlier
+// grid on the stream has finished and its writes are visible.
+// allow_early_start() lets the next kernel on the stream, if it was launched
+// early, start now. On earlier archs all three do nothing special.
+__device__ __forceinline__ void wait_prior_grids() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void allow_early_start() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// launch_maybe_early is kernel<<<grid, block, smem, stream>>>(args...),
+// with the programmatic-serialization attribute when early: only for a
+// kernel that waits (its code for sm_90 or later). It returns the launch's
+// error and clears it from the thread's last error, as cudaGetLastError
+// after <<<>>> does.
+template <class... KernelParams, class... Args>
+inline cudaError_t launch_maybe_early(bool early, void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem,
+                                      cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.attrs = attr;
+  cfg.numAttrs = early ? 1 : 0;
+  const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
+  const cudaError_t last = cudaGetLastError();
+  return err != cudaSuccess ? err : last;
+}
+
+}  // namespace kgen
