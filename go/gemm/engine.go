@@ -613,9 +613,9 @@ var ranking = []string{
 	// h100-2026-11-23-final.md): at n >= 2048 the 256x128 and 128x256 tiles
 	// at one block per SM beat 128x128 by 2-7% in every layout (the table
 	// order put 128x128 first); at n = 1024 the fill rule reaches 64x64.
-	// Block K 64 (family hgemmk, sm_80 and sm_90 only) first: 5-9% faster
-	// than block K 32 in the session-7 harness (bench/results/
-	// h100-2026-11-24-session7.md).
+	// Block K 64 (family hgemmk, sm_80 and sm_90 only) first: in the H100
+	// bench of session 7 (bench/results/h100-2026-11-24-session7.md) 3-5%
+	// ahead of block K 32 in tn and tt, level in nn and nt (within 1-2%).
 	"_b256x128x64_w64x64_s3",
 	"_b128x256x64_w64x64_s3",
 	"_b256x128x32_w64x64_s4",
