@@ -30,6 +30,9 @@ type bencher struct {
 	minSpanMs   float64
 	out         io.Writer
 	prog        *progress
+	// readCeiling is the HGEMV read ceiling (cuda.Sweep) per byte count of
+	// A, measured at the first problem that reads that many.
+	readCeiling map[int]Timing
 }
 
 func newBencher(cfg config, out io.Writer) (*bencher, error) {
