@@ -38,8 +38,8 @@ func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 	ok = multiple(t.Warp.M, "warp M", 16, "the mma M") && ok
 	ok = multiple(t.Warp.N, "warp N", 16, "two mma N, one ldmatrix.x4 of B,") && ok
 	ok = multiple(t.Block.K, "block K", 32, "two mma K steps") && ok
-	if t.Stages < 3 || t.Stages > 5 {
-		errorf("stages (%d) must be 3, 4 or 5 (cp.async multistage pipeline)", t.Stages)
+	if t.Stages < 3 || t.Stages > 8 {
+		errorf("stages (%d) must be 3 to 8 (cp.async multistage pipeline)", t.Stages)
 		ok = false
 	}
 	if t.MinBlocksSM < 1 {

@@ -46,12 +46,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nt_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmk_nt_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nt_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmk_tn_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmk_tn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm80/hgemmk_tn_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmk_tt_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmk_tt_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm80/hgemmk_tt_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm80/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
@@ -351,12 +355,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nt_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmk_nt_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nt_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmk_tn_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmk_tn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm90/hgemmk_tn_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmk_tt_f16accf32_b128x256x64_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmk_tt_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm90/hgemmk_tt_f16accf32_b256x128x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm90/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \

@@ -219,6 +219,10 @@ int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int 
 int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
+/* hgemmk_nn_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
 /* hgemmk_nn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
@@ -226,6 +230,10 @@ int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n
 /* hgemmk_nt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_nt_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
 /* hgemmk_nt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
@@ -235,6 +243,10 @@ int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n
 int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
+/* hgemmk_tn_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
 /* hgemmk_tn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
@@ -242,6 +254,10 @@ int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n
 /* hgemmk_tt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmk_tt_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
+int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
 /* hgemmk_tt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);

@@ -670,6 +670,7 @@ int main() {
   layouts<128, 128, 64, 64, 64, 3>(rng, true);
   layouts<128, 256, 64, 64, 64, 3>(rng, true);  // hgemmk
   layouts<256, 128, 64, 64, 64, 3>(rng, true);
+  layouts<128, 64, 64, 64, 32, 6>(rng, true);  // hgemmk, n = 1024
   layouts<128, 128, 32, 64, 64, 3, Accum::F16>(rng, true);
   layouts<64, 64, 32, 32, 32, 4, Accum::F16>(rng, true);
   // Corners of the rules: warp N 16 (no 16-byte epilogue group), warp N 48

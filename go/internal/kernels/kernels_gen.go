@@ -465,6 +465,16 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 80, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80},
+	{Info: Info{Name: "hgemmk_nn_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 90, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90},
 	{Info: Info{Name: "hgemmk_nn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -485,6 +495,16 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 80, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80},
+	{Info: Info{Name: "hgemmk_nt_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 90, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90},
 	{Info: Info{Name: "hgemmk_nt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -505,6 +525,16 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 80, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80},
+	{Info: Info{Name: "hgemmk_tn_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 90, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90},
 	{Info: Info{Name: "hgemmk_tn_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -525,6 +555,16 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 80, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80},
+	{Info: Info{Name: "hgemmk_tt_f16accf32_b128x64x64_w64x32_s6", Family: "hgemmk", Arch: 90, Threads: 128, SharedBytes: 147456},
+		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 6, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90},
 	{Info: Info{Name: "hgemmk_tt_f16accf32_b256x128x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
 		Tiling: GEMMTiling{Elem: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -2405,6 +2445,14 @@ func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -2419,6 +2467,14 @@ func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
 
 func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
@@ -2437,6 +2493,14 @@ func kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -2451,6 +2515,14 @@ func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
 
 func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {

@@ -18,6 +18,11 @@
 // each quad of lanes so that each lane holds 8 consecutive columns, and
 // writes 16 bytes at a time.
 //
+// On sm_90, a kernel of which one block fills a multiprocessor starts early
+// (programmatic dependent launch: its blocks wait on the kernel before it
+// from the multiprocessors that one leaves, instead of after the launch
+// gap); where more blocks fit, it starts as usual (early_pays).
+//
 // Blocks whose tile lies inside C, with A and B 16-byte aligned and leading
 // dimensions multiples of 8, run the unchecked main loop over the whole k
 // tiles; every other tile (partial k, edge blocks, misaligned operands) goes
@@ -244,6 +249,9 @@ struct Config {
   static constexpr int kStages = STAGES_;
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr Accum kAccum = ACC_;
+  // Launched early on sm_90 (programmatic dependent launch, kgen/launch.cuh)
+  // where early_pays.
+  static constexpr bool kEarly = true;
   static constexpr bool kAKContig = A_ORDER_ == Order::Row;  // A is M x K
   static constexpr bool kBKContig = B_ORDER_ == Order::Col;  // B is K x N
   static constexpr int kWarpsM = BM / WM, kWarpsN = BN / WN;
@@ -268,7 +276,7 @@ struct Config {
   static_assert(WM % 16 == 0, "warp M is a multiple of the mma M (16)");
   static_assert(WN % 16 == 0, "warp N is a multiple of 16 (one ldmatrix.x4 gives two n8 B fragments)");
   static_assert(BK % 32 == 0, "block K is a multiple of 32 (an even number of k16 steps: fragments double-buffer)");
-  static_assert(kStages >= 3 && kStages <= 5, "stages are 3, 4 or 5");
+  static_assert(kStages >= 3 && kStages <= 8, "stages are 3 to 8");
   static_assert(kMinBlocks >= 1, "min blocks per SM is at least 1");
   static_assert(kThreads <= 1024, "at most 1024 threads per block");
   static_assert(kSmemBytes <= max_smem_per_block(90), "shared memory exceeds every target's limit");
@@ -636,6 +644,12 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 #endif
   extern __shared__ __align__(128) uint8_t kgen_hgemm_smem[];
   const uint32_t smem = smem_u32(kgen_hgemm_smem);
+  if constexpr (K::kEarly) {
+    // Maybe launched early (early_pays): nothing before the wait touches
+    // memory. Launched otherwise, the wait returns at once.
+    allow_early_start();
+    wait_prior_grids();
+  }
 
   int m0 = 0, n0 = 0;
   block_origin<K>(blockIdx.x, M, N, m0, n0);
@@ -712,6 +726,34 @@ inline cudaError_t prepare() {
   });
 }
 
+// early_pays reports whether hgemm_kernel<K> is launched early on the
+// current device: only where one block fills a multiprocessor (shared memory
+// or registers), cached per device. Where a second block fits, the next
+// grid's early blocks pile onto the first multiprocessors to free up, two or
+// more to one while others idle: on an H100 at 1024^3 that took the 128x128
+// tile of 4 stages from 12.5 to 18.9 us a launch, and the 64x64 one from
+// 13.6 to 15.0 (bench/results/h100-2026-11-24-session8.md).
+template <class K>
+inline bool early_pays() {
+  if (!K::kEarly) return false;
+  static std::atomic<int> cache[64];  // 0: not known; 1 + blocks per SM
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  const bool cached = device >= 0 && device < 64;
+  int known = cached ? cache[device].load(std::memory_order_relaxed) : 0;
+  if (known == 0) {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) !=
+        cudaSuccess) {
+      cudaGetLastError();
+      return false;
+    }
+    known = 1 + blocks;
+    if (cached) cache[device].store(known, std::memory_order_relaxed);
+  }
+  return known == 2;
+}
+
 // launch checks the arguments and starts the kernel on stream. It returns
 // KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
 template <class K>
@@ -722,9 +764,9 @@ int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, co
   const cudaError_t err = prepare<K>();
   if (err != cudaSuccess) return static_cast<int>(err);
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
-  hgemm_kernel<K><<<static_cast<unsigned>(blocks), K::kThreads, K::kSmemBytes, stream>>>(M, N, Kd, alpha, A, lda, B,
-                                                                                       ldb, beta, C, ldc);
-  return static_cast<int>(cudaGetLastError());
+  return static_cast<int>(launch_maybe_early(kArch >= 90 && early_pays<K>(), hgemm_kernel<K>,
+                                             dim3(static_cast<unsigned>(blocks)), dim3(K::kThreads), K::kSmemBytes,
+                                             stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc));
 }
 
 }  // namespace hgemm
