@@ -140,3 +140,26 @@ func TestLadderStepsTable(t *testing.T) {
 		t.Errorf("InstanceName = %q, want %q", got, want)
 	}
 }
+
+func TestLaneMapsTable(t *testing.T) {
+	suffixes := map[string]LaneMap{}
+	for _, m := range AllLaneMaps {
+		row, ok := LaneMaps[m]
+		if !ok || row.Name == "" {
+			t.Errorf("LaneMap %d: incomplete table row %+v", m, row)
+		}
+		if back, ok := ParseLaneMap(row.Name); !ok || back != m {
+			t.Errorf("ParseLaneMap(%q) = %v, %v", row.Name, back, ok)
+		}
+		if other, dup := suffixes[row.Suffix]; dup {
+			t.Errorf("lane maps %v and %v share the name suffix %q: their instances would share names", other, m, row.Suffix)
+		}
+		suffixes[row.Suffix] = m
+	}
+	if LaneMaps[LanesByRow].Suffix != "" {
+		t.Error("the default lane map adds a name suffix: every existing instance would be renamed")
+	}
+	if len(LaneMaps) != len(AllLaneMaps) {
+		t.Error("LaneMaps has a row for a value missing from AllLaneMaps")
+	}
+}

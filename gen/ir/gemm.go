@@ -14,12 +14,13 @@ type GemmParams struct {
 	Warp   Tile // M, N of a warp's tile (K unused)
 	Thread Tile // M, N of a thread's tile (K unused)
 
-	Stages      int  // shared-memory buffers in the main-loop pipeline
-	VecGlobal   int  // elements per global load (CUDA cores only)
-	VecShared   int  // elements per shared-memory load (CUDA cores only)
-	MinBlocksSM int  // blocks per multiprocessor asked of the register allocator
-	SplitK      int  // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
-	MMA         bool // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
+	Stages      int     // shared-memory buffers in the main-loop pipeline
+	VecGlobal   int     // elements per global load (CUDA cores only)
+	VecShared   int     // elements per shared-memory load (CUDA cores only)
+	MinBlocksSM int     // blocks per multiprocessor asked of the register allocator
+	SplitK      int     // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
+	MMA         bool    // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
+	LaneMap     LaneMap // lanes on the warp's thread grid (CUDA cores only)
 	// Ladder is the seed article's step that a reference instance
 	// implements (sgemm_ladder.cuh); LadderNone for kgen's template. A
 	// ladder kernel has a block tile and, from BlockTile1D on, a thread
@@ -30,7 +31,8 @@ type GemmParams struct {
 // Op is GEMM.
 func (*GemmParams) Op() Op { return GEMM }
 
-// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4" (CUDA cores),
+// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4" or
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
 // and every non-default choice, so two instances never share a name unless
@@ -66,5 +68,39 @@ func (p *GemmParams) NameTail(t Types) string {
 	if p.SplitK > 1 {
 		fmt.Fprintf(&b, "_k%d", p.SplitK)
 	}
+	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	return b.String()
 }
+
+// LaneMap is how an sgemm kernel places a warp's lanes on its thread grid
+// (32 / lanes-along-N rows along M, lanes along N): kgen::sgemm::lane_coords.
+// It sets which 16-byte fragments the quarter-warps of each shared-memory
+// read fetch together, and so how the reads are issued.
+type LaneMap int
+
+const (
+	LanesByRow     LaneMap = iota // consecutive lanes along N, then the next row (the default)
+	LanesByColumn                 // consecutive lanes along M, then the next column
+	LanesByRowPair                // lane pairs along M, pairs along N, then the next two rows
+)
+
+// LaneMapInfo is the one table row of a LaneMap.
+type LaneMapInfo struct {
+	Name   string // spelling in the spec
+	Suffix string // appended to instance names ("" for the default)
+}
+
+// LaneMaps is the table of every lane map.
+var LaneMaps = map[LaneMap]LaneMapInfo{
+	LanesByRow:     {Name: "rows", Suffix: ""},
+	LanesByColumn:  {Name: "columns", Suffix: "_lc"},
+	LanesByRowPair: {Name: "row_pairs", Suffix: "_lp"},
+}
+
+// AllLaneMaps lists the lane maps in declaration order.
+var AllLaneMaps = []LaneMap{LanesByRow, LanesByColumn, LanesByRowPair}
+
+func (m LaneMap) String() string { return LaneMaps[m].Name }
+
+// ParseLaneMap maps a spec spelling to a lane map.
+func ParseLaneMap(s string) (LaneMap, bool) { return lookup(AllLaneMaps, s, LaneMap.String) }

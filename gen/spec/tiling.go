@@ -95,6 +95,8 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 	if wm, wn := t.Warp.M/t.Thread.M, t.Warp.N/t.Thread.N; frag && wm*wn != 32 {
 		errorf("warp %dx%d / thread %dx%d gives %dx%d = %d threads per warp; it must be 32, so change the warp or thread tile",
 			t.Warp.M, t.Warp.N, t.Thread.M, t.Thread.N, wm, wn, wm*wn)
+	} else if frag && t.LaneMap == ir.LanesByRowPair && wm%2 != 0 {
+		errorf("lanes row_pairs needs an even number of thread rows in a warp; warp %dx%d / thread %dx%d has %d", t.Warp.M, t.Warp.N, t.Thread.M, t.Thread.N, wm)
 	}
 	if t.VecShared == 4 {
 		multiple(t.Thread.M, "thread M", 4, "vector shared")

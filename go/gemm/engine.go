@@ -599,15 +599,18 @@ const minSplitDepth = 256
 
 // ranking orders tilings by the standalone harness on an H100 (kernels/
 // README.md, "sgemm tilings"): the cp.async 128x256x16 tile was fastest at
-// n >= 2048, then 128x128x16; at n = 1024 pickTiling reaches 128x64x8 by
-// the block count and then the 4-split 128x128x8 tile by the warp count; the
-// register pipeline (stages 2) last. Tilings not listed rank after these, in
-// name order.
+// n >= 2048, then 128x128x16 (with lanes by column, 2-4% faster than by row
+// in nn, nt and tt: session 8's harness); at n = 1024 pickTiling reaches
+// 128x64x8 by the block count and then the 4-split 128x128x8 tile by the
+// warp count; the register pipeline (stages 2) last. Tilings not listed
+// rank after these, in name order.
 var ranking = []string{
 	"_b128x256x16_w64x64_t8x16_s3",
+	"_b128x128x16_w32x64_t8x8_s3_lc",
 	"_b128x128x16_w32x64_t8x8_s3",
 	"_b128x64x8_w64x32_t8x8_s4_o3",
 	"_b64x64x8_w32x32_t4x8_s4_o4",
+	"_b128x128x8_w32x64_t8x8_s4_o2_k4_lc",
 	"_b128x128x16_w32x64_t8x8_s2",
 	// fp16 (hgemm), from the H100 bench of 2026-11-23 (bench/results/
 	// h100-2026-11-23-final.md): at n >= 2048 the 256x128 and 128x256 tiles
@@ -629,13 +632,14 @@ var ranking = []string{
 }
 
 // rank is the position of the instance's tiling in ranking for operands a
-// and b. With both operands k-contiguous (A row-major, B column-major) both
-// go through 4-byte copies, and the 128x128x16 tile beat 128x256x16 at every
-// n (0.93-0.97x cuBLAS against 0.87-0.90x), so the two swap places.
+// and b. With B column-major the 128x128x16 tile with lanes by column beat
+// 128x256x16 at every n on an H100: in nt, where both operands go through
+// 4-byte copies, 0.93-0.94x cuBLAS against 0.84-0.86x; in tt 0.98-1.00x
+// against 0.96-0.98x (session 8's harness). There the two swap places.
 func rank(name string, a, b Order) int {
 	for i, suffix := range ranking {
 		if strings.HasSuffix(name, suffix) {
-			if a == RowMajor && b == ColMajor && i < 2 {
+			if b == ColMajor && i < 2 {
 				return 1 - i
 			}
 			return i

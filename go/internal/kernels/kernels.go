@@ -79,6 +79,10 @@ type GEMMTiling struct {
 	Stages         int
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range; > 1 needs a workspace (f32 only)
+	// LaneMap is how the f32 kernel places a warp's lanes on its thread
+	// grid: "columns" or "row_pairs" (kgen::sgemm::lane_coords); empty for
+	// rows, the default.
+	LaneMap string
 	// Ladder is the seed article's step of a ladder instance ("naive" ...
 	// "vectorized", kernels/include/kgen/sgemm_ladder.cuh); empty for kgen's
 	// own template. A ladder instance has no warp tile and no stages.

@@ -735,6 +735,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -755,6 +775,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -875,6 +915,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -895,6 +955,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -1015,6 +1095,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1035,6 +1135,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -1155,6 +1275,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1175,6 +1315,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 2, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 33792},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -3173,6 +3333,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3187,6 +3363,22 @@ func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
@@ -3285,6 +3477,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3299,6 +3507,22 @@ func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
@@ -3397,6 +3621,22 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3411,6 +3651,22 @@ func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
@@ -3509,6 +3765,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3523,6 +3795,22 @@ func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {

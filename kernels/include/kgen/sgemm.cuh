@@ -214,10 +214,11 @@ struct AsyncLoader {
 
 // Config fixes one instance: tiles, occupancy hint, whether 16-byte global
 // accesses are allowed, the storage orders of A and B, the pipeline depth
-// (2: through registers; 3 to 5: cp.async) and the most blocks sharing the
-// k range of one C tile.
+// (2: through registers; 3 to 5: cp.async), the most blocks sharing the
+// k range of one C tile, and how a warp's lanes lie on its thread grid
+// (lane_coords).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
-          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1>
+          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -228,6 +229,9 @@ struct Config {
   static constexpr int kWarpsN = BN / WN;
   static constexpr int kThreads = 32 * (BM / WM) * kWarpsN;
   static constexpr int kLanesN = WN / TN;  // threads side by side along N in a warp
+  // How lanes map onto the warp's 32 / kLanesN x kLanesN thread grid
+  // (lane_coords): 0 row by row; 1 column by column; 2 pairs of rows.
+  static constexpr int kLaneMap = LANE_MAP_;
   static constexpr int kGroupsM = TM / 4;  // a thread's float4 groups along M
   static constexpr int kGroupsN = TN / 4;
   static constexpr int kGroupStrideM = WM / kGroupsM;  // distance between them
@@ -247,10 +251,35 @@ struct Config {
   static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "fragments and k tiles are float4s");
   static_assert(STAGES_ >= 2 && STAGES_ <= 5, "2 stages through registers, 3 to 5 through cp.async");
   static_assert(SPLIT_K_ >= 1, "split_k is at least 1");
+  static_assert(LANE_MAP_ >= 0 && LANE_MAP_ <= 2 && (LANE_MAP_ != 2 || (32 / kLanesN) % 2 == 0),
+                "lane map 0, 1 or 2 (2: an even number of thread rows)");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
 };
+
+// lane_coords places lane in the warp's thread grid: row lm (of 32 / kLanesN,
+// along M) and column ln (of kLanesN, along N). The map decides which
+// fragments the 8 lanes of each quarter-warp read together from shared
+// memory. On an H100 (bench/results/h100-2026-11-24-session8.md), lanes by
+// column ran the 128x128x16 tile of 8x8 threads 2-4% faster than by row in
+// nn, nt and tt (tn level), and cut no shared-memory wavefronts: its gain is
+// in issue (dispatch stalls 10.4% -> 7.4%); the 8x16 thread tile stays by
+// row.
+template <class K>
+__host__ __device__ inline void lane_coords(int lane, int& lm, int& ln) {
+  constexpr int LN = K::kLanesN, LM = 32 / LN;
+  if constexpr (K::kLaneMap == 1) {
+    lm = lane % LM;
+    ln = lane / LM;
+  } else if constexpr (K::kLaneMap == 2) {
+    lm = (lane / (2 * LN)) * 2 + lane % 2;
+    ln = (lane / 2) % LN;
+  } else {
+    lm = lane / LN;
+    ln = lane % LN;
+  }
+}
 
 // Fragments of one k step: a thread's TM values of A and TN values of B.
 template <class K>
@@ -452,8 +481,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   const int n0 = (in_group / rows) * K::BN;
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int a_off = (warp / K::kWarpsN) * K::WM + (lane / K::kLanesN) * 4;
-  const int b_off = (warp % K::kWarpsN) * K::WN + (lane % K::kLanesN) * 4;
+  int lm = 0, ln = 0;
+  lane_coords<K>(lane, lm, ln);
+  const int a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
+  const int b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
 
   const Operand<K::kAKContig> op_a{A, lda};
   const Operand<K::kBKContig> op_b{B, ldb};

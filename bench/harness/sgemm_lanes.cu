@@ -1,0 +1,175 @@
+// Harness (session 8): the SGEMM's lane maps (Config's LANE_MAP: how a warp's lanes are placed on its thread grid,
+// which sets how many distinct 16-byte fragments each quarter-warp of an LDS.128 reads) and thread tile shapes for
+// the engine's two big tiles, one layout per binary (-DLAYOUT 0-3: nn nt tn tt), against cuBLAS SGEMM in pedantic
+// math, in interleaved rounds over operand sets rotated past the L2; every variant checked against cuBLAS first.
+// "prof" runs one launch of each at 4096 (for ncu's shared-memory wavefronts). Build on the GPU machine from the
+// repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=0 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
+//     -o /tmp/sgemm_lanes0 bench/harness/sgemm_lanes.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "kgen/sgemm.cuh"
+
+#define CK(x)                                                      \
+  do {                                                             \
+    cudaError_t e_ = (x);                                          \
+    if (e_ != cudaSuccess) {                                       \
+      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); \
+      exit(1);                                                     \
+    }                                                              \
+  } while (0)
+
+using kgen::Order;
+typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
+                      void*, int64_t, cudaStream_t);
+struct V {
+  std::string name;
+  const char* layout;
+  Launch f;
+};
+
+#ifndef LAYOUT
+#define LAYOUT 0
+#endif
+constexpr Order kA = LAYOUT / 2 ? Order::Col : Order::Row, kB = LAYOUT % 2 ? Order::Col : Order::Row;
+const char* const kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
+
+template <int BM, int BN, int WM, int WN, int TM, int TN, int MAP>
+using Cfg = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, 1, true, kA, kB, 3, 1, MAP>;
+#define VAR(name, BM, BN, WM, WN, TM, TN, MAP) V{name, kLayout, kgen::sgemm::launch<Cfg<BM, BN, WM, WN, TM, TN, MAP>>}
+
+static std::vector<V> variants() {
+  return {
+      VAR("b128x256x16 w64x64 t8x16 map0", 128, 256, 64, 64, 8, 16, 0),
+      VAR("b128x256x16 w64x64 t8x16 map1", 128, 256, 64, 64, 8, 16, 1),
+      VAR("b128x256x16 w64x64 t8x16 map2", 128, 256, 64, 64, 8, 16, 2),
+      VAR("b128x256x16 w64x64 t16x8 map0", 128, 256, 64, 64, 16, 8, 0),
+      VAR("b128x256x16 w64x64 t16x8 map1", 128, 256, 64, 64, 16, 8, 1),
+      VAR("b128x256x16 w64x64 t16x8 map2", 128, 256, 64, 64, 16, 8, 2),
+      VAR("b128x128x16 w32x64 t8x8 map0", 128, 128, 32, 64, 8, 8, 0),
+      VAR("b128x128x16 w32x64 t8x8 map1", 128, 128, 32, 64, 8, 8, 1),
+      VAR("b128x128x16 w32x64 t8x8 map2", 128, 128, 32, 64, 8, 8, 2),
+  };
+}
+
+static cublasHandle_t h;
+static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
+                       int64_t ldb, float* C) {
+  const float alpha = 1.f, beta = 0.f;
+  if (cublasSgemm(h, b_col ? CUBLAS_OP_T : CUBLAS_OP_N, a_col ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha, B, ldb, A,
+                  lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
+    printf("cublas failed\n");
+    exit(1);
+  }
+}
+static float median(std::vector<float> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int main(int argc, char** argv) {
+  const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  std::vector<V> vs = variants();
+  const int sizes[] = {2048, 4096, 8192};
+  for (int n : sizes) {
+    if (prof && n != 4096) continue;
+    const size_t e = static_cast<size_t>(n) * n;
+    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / (3 * e * 4)));
+    std::vector<float*> A(sets), B(sets), Cs(sets);
+    std::vector<float> hv(e);
+    srand(3);
+    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
+    for (int s = 0; s < sets; ++s) {
+      CK(cudaMalloc(&A[s], e * 4));
+      CK(cudaMalloc(&B[s], e * 4));
+      CK(cudaMalloc(&Cs[s], e * 4));
+      CK(cudaMemcpy(A[s], hv.data(), e * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(B[s], hv.data() + (s % 7), (e - 7) * 4, cudaMemcpyHostToDevice));
+    }
+    float* Cr;
+    CK(cudaMalloc(&Cr, e * 4));
+    {
+      const char* l = kLayout;
+      const bool a_col = l[0] == 't', b_col = l[1] == 't';
+      std::vector<size_t> idx;
+      for (size_t i = 0; i < vs.size(); ++i)
+        if (strcmp(vs[i].layout, l) == 0) idx.push_back(i);
+      // Correctness against cuBLAS on set 0.
+      cublas_run(a_col, b_col, n, n, n, A[0], n, B[0], n, Cr);
+      std::vector<float> ref(e), got(e);
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemcpy(ref.data(), Cr, e * 4, cudaMemcpyDeviceToHost));
+      std::vector<double> md(vs.size(), 0);
+      for (size_t i : idx) {
+        CK(cudaMemset(Cs[0], 0xff, e * 4));
+        const int rc = vs[i].f(n, n, n, 1.f, A[0], n, B[0], n, 0.f, Cs[0], n, nullptr, 0, 0);
+        CK(cudaDeviceSynchronize());
+        if (rc) {
+          printf("%s %s launch %d\n", vs[i].name.c_str(), l, rc);
+          exit(1);
+        }
+        if (prof) continue;
+        CK(cudaMemcpy(got.data(), Cs[0], e * 4, cudaMemcpyDeviceToHost));
+        for (size_t j = 0; j < e; ++j) {
+          const double d = fabs(static_cast<double>(got[j]) - ref[j]);
+          md[i] = std::isnan(got[j]) ? INFINITY : std::max(md[i], d);
+        }
+      }
+      if (prof) continue;
+      const int reps = n == 8192 ? 4 : n == 4096 ? 12 : 40;
+      const int rounds = n == 8192 ? 3 : 5;
+      cudaEvent_t e0, e1;
+      cudaEventCreate(&e0);
+      cudaEventCreate(&e1);
+      std::vector<std::vector<float>> t(vs.size() + 1);
+      for (int r = 0; r < rounds; ++r) {
+        for (size_t c = 0; c <= idx.size(); ++c) {
+          auto run = [&](int s) {
+            if (c == idx.size()) {
+              cublas_run(a_col, b_col, n, n, n, A[s], n, B[s], n, Cs[s]);
+            } else {
+              vs[idx[c]].f(n, n, n, 1.f, A[s], n, B[s], n, 0.f, Cs[s], n, nullptr, 0, 0);
+            }
+          };
+          for (int i = 0; i < 2; ++i) run(i % sets);
+          CK(cudaEventRecord(e0));
+          for (int i = 0; i < reps; ++i) run(i % sets);
+          CK(cudaEventRecord(e1));
+          CK(cudaEventSynchronize(e1));
+          float ms;
+          cudaEventElapsedTime(&ms, e0, e1);
+          t[c == idx.size() ? vs.size() : idx[c]].push_back(ms / reps);
+        }
+      }
+      const double flop = 2.0 * n * n * static_cast<double>(n);
+      const float tc = median(t[vs.size()]);
+      printf("n=%d %s cuBLAS %.2f TFLOPS\n", n, l, flop / tc / 1e9);
+      for (size_t i : idx) {
+        const float ti = median(t[i]);
+        printf("n=%d %s %-34s %.2f TFLOPS %.3fx cuBLAS maxdiff %.3g\n", n, l, vs[i].name.c_str(), flop / ti / 1e9,
+               tc / ti, md[i]);
+      }
+      fflush(stdout);
+      cudaEventDestroy(e0);
+      cudaEventDestroy(e1);
+    }
+    for (int s = 0; s < sets; ++s) {
+      cudaFree(A[s]);
+      cudaFree(B[s]);
+      cudaFree(Cs[s]);
+    }
+    cudaFree(Cr);
+  }
+  return 0;
+}
