@@ -1,11 +1,19 @@
-// Harness (session 8): the SGEMM's lane maps (Config's LANE_MAP: how a warp's lanes are placed on its thread grid,
-// which sets how many distinct 16-byte fragments each quarter-warp of an LDS.128 reads) and thread tile shapes for
-// the engine's two big tiles, one layout per binary (-DLAYOUT 0-3: nn nt tn tt), against cuBLAS SGEMM in pedantic
-// math, in interleaved rounds over operand sets rotated past the L2; every variant checked against cuBLAS first.
-// "prof" runs one launch of each at 4096 (for ncu's shared-memory wavefronts). Build on the GPU machine from the
-// repository root:
-//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=0 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
-//     -o /tmp/sgemm_lanes0 bench/harness/sgemm_lanes.cu -lcublas
+// Harness (session 8): SGEMM variants of kgen/sgemm.cuh against cuBLAS SGEMM in pedantic math at 2048, 4096 and 8192,
+// every layout, in interleaved rounds over operand sets rotated past the L2; every variant checked against cuBLAS
+// first. "prof" runs one launch of each at 4096 (for ncu). One set of variants per build (results:
+// bench/results/h100-2026-11-24-session8.md):
+//   -DSET=0  the 4-byte copies of a k-contiguous operand mapped 8 k x 4 rows to a warp (sgemm-copy-mapping.patch)
+//            against the tree's 16 k x 2 rows, for the two big tiles; not kept. Needs the tree's header renamed into
+//            namespace sgemm_old as OLD_HEADER, and the patch applied:
+//              sed 's/^namespace sgemm {/namespace sgemm_old {/' kernels/include/kgen/sgemm.cuh > /tmp/sgemm_old.cuh
+//              patch -p1 < bench/harness/sgemm-copy-mapping.patch
+//            and -DOLD_HEADER='"/tmp/sgemm_old.cuh"' below.
+//   -DSET=1  lane maps (Config's LANE_MAP: rows, columns, row pairs) and thread tile shapes of the two big tiles,
+//            layout -DLAYOUT (0-3: nn nt tn tt).
+//   -DSET=2  block tiles and depths around 128x256x16: block K 8 in 4-5 stages, 256x128; layout -DLAYOUT.
+// Build on the GPU machine from the repository root, e.g.
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DSET=1 -DLAYOUT=0 -I kernels/include -I . \
+//     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_variants bench/harness/sgemm_variants.cu -lcublas
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -37,29 +45,68 @@ struct V {
   Launch f;
 };
 
+#ifndef SET
+#define SET 1
+#endif
+#if SET == 0
+#include OLD_HEADER
+
+template <int BM, int BN, int WM, int WN, int TM, int TN, Order A, Order B>
+using Cfg = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, 1, true, A, B, 3, 1>;
+template <int BM, int BN, int WM, int WN, int TM, int TN, Order A, Order B>
+using CfgOld = kgen::sgemm_old::Config<BM, BN, 16, WM, WN, TM, TN, 1, true, A, B, 3, 1>;
+
+#define PAIR(tile, BM, BN, WM, WN, TM, TN, l, A, B)                                                  \
+  V{std::string(tile) + " old", l, kgen::sgemm_old::launch<CfgOld<BM, BN, WM, WN, TM, TN, A, B>>}, \
+      V{std::string(tile) + " new", l, kgen::sgemm::launch<Cfg<BM, BN, WM, WN, TM, TN, A, B>>}
+#define TILES(l, A, B)                                                      \
+  PAIR("b128x256x16 w64x64 t8x16 s3", 128, 256, 64, 64, 8, 16, l, A, B), \
+      PAIR("b128x128x16 w32x64 t8x8 s3", 128, 128, 32, 64, 8, 8, l, A, B)
+
+static std::vector<V> variants() {
+  return {TILES("nn", Order::Row, Order::Row), TILES("nt", Order::Row, Order::Col), TILES("tn", Order::Col, Order::Row),
+          TILES("tt", Order::Col, Order::Col)};
+}
+#else
 #ifndef LAYOUT
 #define LAYOUT 0
 #endif
 constexpr Order kA = LAYOUT / 2 ? Order::Col : Order::Row, kB = LAYOUT % 2 ? Order::Col : Order::Row;
 const char* const kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
 
-template <int BM, int BN, int WM, int WN, int TM, int TN, int MAP>
-using Cfg = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, 1, true, kA, kB, 3, 1, MAP>;
-#define VAR(name, BM, BN, WM, WN, TM, TN, MAP) V{name, kLayout, kgen::sgemm::launch<Cfg<BM, BN, WM, WN, TM, TN, MAP>>}
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MAP>
+using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S, 1, MAP>;
+#define VAR(name, BM, BN, BK, WM, WN, TM, TN, S, MAP) \
+  V{name, kLayout, kgen::sgemm::launch<Cfg<BM, BN, BK, WM, WN, TM, TN, S, MAP>>}
 
 static std::vector<V> variants() {
+#if SET == 1
   return {
-      VAR("b128x256x16 w64x64 t8x16 map0", 128, 256, 64, 64, 8, 16, 0),
-      VAR("b128x256x16 w64x64 t8x16 map1", 128, 256, 64, 64, 8, 16, 1),
-      VAR("b128x256x16 w64x64 t8x16 map2", 128, 256, 64, 64, 8, 16, 2),
-      VAR("b128x256x16 w64x64 t16x8 map0", 128, 256, 64, 64, 16, 8, 0),
-      VAR("b128x256x16 w64x64 t16x8 map1", 128, 256, 64, 64, 16, 8, 1),
-      VAR("b128x256x16 w64x64 t16x8 map2", 128, 256, 64, 64, 16, 8, 2),
-      VAR("b128x128x16 w32x64 t8x8 map0", 128, 128, 32, 64, 8, 8, 0),
-      VAR("b128x128x16 w32x64 t8x8 map1", 128, 128, 32, 64, 8, 8, 1),
-      VAR("b128x128x16 w32x64 t8x8 map2", 128, 128, 32, 64, 8, 8, 2),
+      VAR("b128x256x16 w64x64 t8x16 map0", 128, 256, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b128x256x16 w64x64 t8x16 map1", 128, 256, 16, 64, 64, 8, 16, 3, 1),
+      VAR("b128x256x16 w64x64 t8x16 map2", 128, 256, 16, 64, 64, 8, 16, 3, 2),
+      VAR("b128x256x16 w64x64 t16x8 map0", 128, 256, 16, 64, 64, 16, 8, 3, 0),
+      VAR("b128x256x16 w64x64 t16x8 map1", 128, 256, 16, 64, 64, 16, 8, 3, 1),
+      VAR("b128x256x16 w64x64 t16x8 map2", 128, 256, 16, 64, 64, 16, 8, 3, 2),
+      VAR("b128x128x16 w32x64 t8x8 map0", 128, 128, 16, 32, 64, 8, 8, 3, 0),
+      VAR("b128x128x16 w32x64 t8x8 map1", 128, 128, 16, 32, 64, 8, 8, 3, 1),
+      VAR("b128x128x16 w32x64 t8x8 map2", 128, 128, 16, 32, 64, 8, 8, 3, 2),
   };
+#else
+  return {
+      VAR("b128x256x16 w64x64 t8x16 s3 (engine)", 128, 256, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b128x128x16 w32x64 t8x8 s3 lc (engine)", 128, 128, 16, 32, 64, 8, 8, 3, 1),
+      VAR("b128x256x8 w64x64 t8x16 s4", 128, 256, 8, 64, 64, 8, 16, 4, 0),
+      VAR("b128x256x8 w64x64 t8x16 s5", 128, 256, 8, 64, 64, 8, 16, 5, 0),
+      VAR("b256x128x8 w64x64 t8x16 s3", 256, 128, 8, 64, 64, 8, 16, 3, 0),
+      VAR("b256x128x8 w64x64 t8x16 s4", 256, 128, 8, 64, 64, 8, 16, 4, 0),
+      VAR("b256x128x16 w64x64 t8x16 s3", 256, 128, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b256x128x8 w64x64 t16x8 s4 lc", 256, 128, 8, 64, 64, 16, 8, 4, 1),
+      VAR("b128x256x8 w64x64 t16x8 s4 lc", 128, 256, 8, 64, 64, 16, 8, 4, 1),
+  };
+#endif
 }
+#endif
 
 static cublasHandle_t h;
 static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
@@ -99,8 +146,8 @@ int main(int argc, char** argv) {
     }
     float* Cr;
     CK(cudaMalloc(&Cr, e * 4));
-    {
-      const char* l = kLayout;
+    const char* lays[] = {"nn", "nt", "tn", "tt"};
+    for (const char* l : lays) {
       const bool a_col = l[0] == 't', b_col = l[1] == 't';
       std::vector<size_t> idx;
       for (size_t i = 0; i < vs.size(); ++i)
