@@ -97,6 +97,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -107,6 +108,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -117,6 +119,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -127,6 +130,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -208,6 +212,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -218,6 +223,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -228,6 +234,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -238,6 +245,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -319,6 +327,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -329,6 +338,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -339,6 +349,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -349,6 +360,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -442,6 +454,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -452,6 +465,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -462,6 +476,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -472,6 +487,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
