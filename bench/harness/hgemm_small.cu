@@ -18,16 +18,9 @@
 #include <cmath>
 #include <vector>
 
+#include "bench/harness/timing.h"
 #include "kgen/hgemm.cuh"
 
-#define CK(x)                                                                     \
-  do {                                                                            \
-    cudaError_t e_ = (x);                                                         \
-    if (e_ != cudaSuccess) {                                                      \
-      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__);                \
-      exit(1);                                                                    \
-    }                                                                             \
-  } while (0)
 
 using kgen::Order;
 using kgen::hgemm::Accum;
@@ -93,10 +86,6 @@ static uint16_t h16(float f) {
   __half_raw r = __half_raw(__float2half(f));
   return r.x;
 }
-static float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 int main() {
   const bool a_col = PART == 2 || PART == 3 || PART == 5;
@@ -155,8 +144,7 @@ int main() {
     }
     if (prof) break;
     const int reps = 2 * sets * (n == 1024 ? 2 : 1);  // launches per timing, cycling the sets
-    // One graph per candidate (cuBLAS last) holding reps launches.
-    const size_t nc = vs.size() + 1;
+    // Candidates: the variants, then cuBLAS.
     auto run = [&](size_t vi, int i) {
       const int s = i % sets;
       if (vi == vs.size()) {
@@ -165,48 +153,16 @@ int main() {
         vs[vi].f(n, n, n, alpha, A[s], n, B[s], n, beta, Cs[s], n, st);
       }
     };
-    std::vector<cudaGraphExec_t> ge(nc);
-    for (size_t vi = 0; vi < nc; ++vi) {
-      cudaGraph_t g;
-      CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-      for (int i = 0; i < reps; ++i) run(vi, i);
-      CK(cudaStreamEndCapture(st, &g));
-      CK(cudaGraphInstantiateWithFlags(&ge[vi], g, 0));
-      CK(cudaGraphDestroy(g));
-    }
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    std::vector<std::vector<float>> tev(nc), tgr(nc);
-    for (int r = 0; r < 9; ++r) {
-      for (size_t vi = 0; vi < nc; ++vi) {
-        for (int i = 0; i < sets; ++i) run(vi, i);
-        CK(cudaEventRecord(e0, st));
-        for (int i = 0; i < reps; ++i) run(vi, i);
-        CK(cudaEventRecord(e1, st));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        cudaEventElapsedTime(&ms, e0, e1);
-        tev[vi].push_back(ms / reps);
-        CK(cudaGraphLaunch(ge[vi], st));
-        CK(cudaEventRecord(e0, st));
-        CK(cudaGraphLaunch(ge[vi], st));
-        CK(cudaEventRecord(e1, st));
-        CK(cudaEventSynchronize(e1));
-        cudaEventElapsedTime(&ms, e0, e1);
-        tgr[vi].push_back(ms / reps);
-      }
-    }
+    const Timings tm = time_interleaved(st, vs.size() + 1, sets, reps, 9, run);
     const double flop = 2.0 * n * n * static_cast<double>(n);
-    const float ce = median(tev[vs.size()]), cg = median(tgr[vs.size()]);
+    const float ce = tm.events[vs.size()], cg = tm.graph[vs.size()];
     printf("n=%d %s cuBLAS                          events %.2f us graph %.2f us (%.0f TFLOPS)\n", n, layout, ce * 1e3,
            cg * 1e3, flop / cg / 1e9);
     for (size_t vi = 0; vi < vs.size(); ++vi) {
-      const float te = median(tev[vi]), tg = median(tgr[vi]);
+      const float te = tm.events[vi], tg = tm.graph[vi];
       printf("n=%d %s %-34s events %.2f us (%.2fx) graph %.2f us (%.2fx) maxdiff %.3g\n", n, layout, vs[vi].name,
              te * 1e3, ce / te, tg * 1e3, cg / tg, md[vi]);
     }
-    for (auto g : ge) cudaGraphExecDestroy(g);
     for (int s = 0; s < sets; ++s) {
       cudaFree(A[s]);
       cudaFree(B[s]);

@@ -17,17 +17,10 @@
 #include <cmath>
 #include <vector>
 
+#include "bench/harness/timing.h"
 #include "kgen/hgemm.cuh"
 #include "kgen/hgemv_mma.cuh"
 
-#define CK(x)                                                      \
-  do {                                                             \
-    cudaError_t e_ = (x);                                          \
-    if (e_ != cudaSuccess) {                                       \
-      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); \
-      exit(1);                                                     \
-    }                                                              \
-  } while (0)
 
 using kgen::Order;
 using kgen::hgemm::Accum;
@@ -60,10 +53,6 @@ static uint16_t h16(float f) {
   return r.x;
 }
 static float f16(uint16_t b) { return kgen::hgemm::half_bits_to_float(b); }
-static float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 int main() {
   std::vector<V> vs = variants();
@@ -128,51 +117,17 @@ int main() {
         }
       }
       const int reps = std::max(2 * sets, 24);
-      const size_t nc = vs.size() + 1;
-      std::vector<cudaGraphExec_t> ge(nc);
-      for (size_t vi = 0; vi < nc; ++vi) {
-        cudaGraph_t g;
-        CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
-        for (int i = 0; i < reps; ++i) call(vi, i % sets, Y[i % sets]);
-        CK(cudaStreamEndCapture(st, &g));
-        CK(cudaGraphInstantiateWithFlags(&ge[vi], g, 0));
-        CK(cudaGraphDestroy(g));
-      }
-      cudaEvent_t e0, e1;
-      cudaEventCreate(&e0);
-      cudaEventCreate(&e1);
-      std::vector<std::vector<float>> tev(nc), tgr(nc);
-      for (int r = 0; r < 9; ++r) {
-        for (size_t vi = 0; vi < nc; ++vi) {
-          for (int i = 0; i < sets; ++i) call(vi, i % sets, Y[i % sets]);
-          CK(cudaEventRecord(e0, st));
-          for (int i = 0; i < reps; ++i) call(vi, i % sets, Y[i % sets]);
-          CK(cudaEventRecord(e1, st));
-          CK(cudaEventSynchronize(e1));
-          float ms;
-          cudaEventElapsedTime(&ms, e0, e1);
-          tev[vi].push_back(ms / reps);
-          CK(cudaGraphLaunch(ge[vi], st));
-          CK(cudaEventRecord(e0, st));
-          CK(cudaGraphLaunch(ge[vi], st));
-          CK(cudaEventRecord(e1, st));
-          CK(cudaEventSynchronize(e1));
-          cudaEventElapsedTime(&ms, e0, e1);
-          tgr[vi].push_back(ms / reps);
-        }
-      }
-      const float ce = median(tev[vs.size()]), cg = median(tgr[vs.size()]);
-      const double gb = (ea + static_cast<double>(m) * (k + n)) * 2 / 1e3;  // bytes / 1e3: GB/s with us... per ms
+      const Timings tm =
+          time_interleaved(st, vs.size() + 1, sets, reps, 9, [&](size_t vi, int i) { call(vi, i % sets, Y[i % sets]); });
+      const float ce = tm.events[vs.size()], cg = tm.graph[vs.size()];
+      const double mb = (ea + static_cast<double>(m) * (k + n)) * 2 / 1e6;  // MB moved: MB per ms is GB/s
       printf("%dx%d m=%d cuBLAS                       events %.2f us graph %.2f us (%.0f GB/s)\n", n, k, m, ce * 1e3,
-             cg * 1e3, gb / cg / 1e3);
+             cg * 1e3, mb / cg);
       for (size_t vi = 0; vi < vs.size(); ++vi) {
-        const float te = median(tev[vi]), tg = median(tgr[vi]);
+        const float te = tm.events[vi], tg = tm.graph[vi];
         printf("%dx%d m=%d %-30s events %.2f us (%.2fx) graph %.2f us (%.2fx, %.0f GB/s) maxdiff %.3g of max|y| %.3g\n",
-               n, k, m, vs[vi].name, te * 1e3, ce / te, tg * 1e3, cg / tg, gb / tg / 1e3, md[vi], ymax);
+               n, k, m, vs[vi].name, te * 1e3, ce / te, tg * 1e3, cg / tg, mb / tg, md[vi], ymax);
       }
-      for (auto g : ge) cudaGraphExecDestroy(g);
-      cudaEventDestroy(e0);
-      cudaEventDestroy(e1);
     }
     for (int s = 0; s < sets; ++s) {
       cudaFree(A[s]);

@@ -25,16 +25,9 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness/timing.h"
 #include "kgen/sgemm.cuh"
 
-#define CK(x)                                                      \
-  do {                                                             \
-    cudaError_t e_ = (x);                                          \
-    if (e_ != cudaSuccess) {                                       \
-      printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); \
-      exit(1);                                                     \
-    }                                                              \
-  } while (0)
 
 using kgen::Order;
 typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
@@ -117,10 +110,6 @@ static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float*
     printf("cublas failed\n");
     exit(1);
   }
-}
-static float median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 int main(int argc, char** argv) {
