@@ -11,6 +11,7 @@
 //   -DSET=1  lane maps (Config's LANE_MAP: rows, columns, row pairs) and thread tile shapes of the two big tiles,
 //            layout -DLAYOUT (0-3: nn nt tn tt).
 //   -DSET=2  block tiles and depths around 128x256x16: block K 8 in 4-5 stages, 256x128; layout -DLAYOUT.
+//   -DSET=3  deeper pipelines (4-5 stages) and block K 32 for the engine's tiles; layout -DLAYOUT.
 // Build on the GPU machine from the repository root, e.g.
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DSET=1 -DLAYOUT=0 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_variants bench/harness/sgemm_variants.cu -lcublas
@@ -84,6 +85,18 @@ static std::vector<V> variants() {
       VAR("b128x128x16 w32x64 t8x8 map0", 128, 128, 16, 32, 64, 8, 8, 3, 0),
       VAR("b128x128x16 w32x64 t8x8 map1", 128, 128, 16, 32, 64, 8, 8, 3, 1),
       VAR("b128x128x16 w32x64 t8x8 map2", 128, 128, 16, 32, 64, 8, 8, 3, 2),
+  };
+#elif SET == 3
+  return {
+      VAR("b128x256x16 w64x64 t8x16 s3 (engine)", 128, 256, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b128x256x16 w64x64 t8x16 s4", 128, 256, 16, 64, 64, 8, 16, 4, 0),
+      VAR("b128x256x16 w64x64 t8x16 s5", 128, 256, 16, 64, 64, 8, 16, 5, 0),
+      VAR("b128x256x32 w64x64 t8x16 s3", 128, 256, 32, 64, 64, 8, 16, 3, 0),
+      VAR("b128x128x16 w32x64 t8x8 s3 lc (engine)", 128, 128, 16, 32, 64, 8, 8, 3, 1),
+      VAR("b128x128x16 w32x64 t8x8 s4 lc", 128, 128, 16, 32, 64, 8, 8, 4, 1),
+      VAR("b128x128x32 w32x64 t8x8 s3 lc", 128, 128, 32, 32, 64, 8, 8, 3, 1),
+      VAR("b256x128x16 w64x64 t8x16 s3 (engine)", 256, 128, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b256x128x16 w64x64 t8x16 s4", 256, 128, 16, 64, 64, 8, 16, 4, 0),
   };
 #else
   return {
