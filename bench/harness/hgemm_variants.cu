@@ -12,8 +12,8 @@
 #include <string.h>
 #include <algorithm>
 #include <vector>
+#include "bench/harness/timing.h"
 #include "kgen/hgemm.cuh"
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
 using kgen::Order;
 using kgen::hgemm::Accum;
 template <int BM, int BN, int BK, int S, Order AO, Order BO, Accum AC = Accum::F32, int WM = 64, int WN = 64, int MB = 1>
@@ -49,7 +49,6 @@ static std::vector<V> variants() {
 }
 
 static uint16_t h16(float f) { __half_raw r = __half_raw(__float2half(f)); return r.x; }
-static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
 int main(int argc, char** argv) {
   const char* prof = argc > 1 ? argv[1] : nullptr;  // "prof <substring> <n>": one launch of each matching variant (for ncu)

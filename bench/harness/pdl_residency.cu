@@ -1,13 +1,13 @@
 // Harness (session 7): does block residency matter for HGEMV-like pure reads launched back to back with PDL?
 // Limit blocks per SM with padding shared memory (1 .. none) and compare, PDL on and off.
-// Build on the GPU machine: nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -o /tmp/x bench/harness/pdl_residency.cu
+// Build on the GPU machine from the repository root: nvcc -O3 -std=c++17 -I . -gencode=arch=compute_90,code=sm_90 -o /tmp/x bench/harness/pdl_residency.cu
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <algorithm>
 #include <vector>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+#include "bench/harness/timing.h"
 
 template <bool PDL>
 __device__ __forceinline__ void pdl() {
@@ -106,7 +106,6 @@ __global__ void __launch_bounds__(W * 32) rt(const uint16_t* __restrict__ a, int
 }
 
 typedef void (*K)(const uint16_t*, int, int, unsigned*);
-static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
 int main() {
   const size_t pool = 1ull << 30;

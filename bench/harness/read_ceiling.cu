@@ -1,13 +1,13 @@
 // Harness (session 7): how fast can one kernel read N bytes, back to back, operands rotated past L2?
 // The ceiling for a memory-bound GEMV of that many weight bytes. Variants: blocks per SM, threads, unroll, PDL.
-// Build on the GPU machine: nvcc -O3 -std=c++17 -gencode=arch=compute_90,code=sm_90 -o /tmp/x bench/harness/read_ceiling.cu
+// Build on the GPU machine from the repository root: nvcc -O3 -std=c++17 -I . -gencode=arch=compute_90,code=sm_90 -o /tmp/x bench/harness/read_ceiling.cu
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <algorithm>
 #include <vector>
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA %s at %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+#include "bench/harness/timing.h"
 
 template <int U, bool PDL>
 __global__ void rd(const uint4* __restrict__ p, size_t n16, unsigned* out) {
@@ -52,7 +52,6 @@ __global__ void rdchunk(const uint4* __restrict__ p, size_t n16, unsigned* out) 
 }
 
 typedef void (*K)(const uint4*, size_t, unsigned*);
-static float median(std::vector<float> v) { std::sort(v.begin(), v.end()); return v[v.size() / 2]; }
 
 int main() {
   const size_t pool = 512ull << 20;

@@ -1,4 +1,4 @@
-// Shared by the session-8 harnesses (bench/harness/*.cu): the CUDA error check, the median, and interleaved timing of
+// Shared by the harnesses (bench/harness/*.cu): the CUDA error check, the median, and interleaved timing of
 // candidates, as back-to-back launches between one pair of events and as a CUDA graph of the same launches.
 #pragma once
 
