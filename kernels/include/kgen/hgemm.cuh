@@ -736,22 +736,17 @@ inline cudaError_t prepare() {
 template <class K>
 inline bool early_pays() {
   if (!K::kEarly) return false;
-  static std::atomic<int> cache[64];  // 0: not known; 1 + blocks per SM
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
-  const bool cached = device >= 0 && device < 64;
-  int known = cached ? cache[device].load(std::memory_order_relaxed) : 0;
-  if (known == 0) {
-    int blocks = 0;
-    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) !=
-        cudaSuccess) {
-      cudaGetLastError();
-      return false;
-    }
-    known = 1 + blocks;
-    if (cached) cache[device].store(known, std::memory_order_relaxed);
-  }
-  return known == 2;
+  return per_device<K>(device, [] {
+           int blocks = 0;
+           if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) !=
+               cudaSuccess) {
+             cudaGetLastError();
+             return -1;
+           }
+           return blocks;
+         }) == 1;
 }
 
 // launch checks the arguments and starts the kernel on stream. It returns

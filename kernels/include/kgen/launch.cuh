@@ -9,21 +9,33 @@
 
 namespace kgen {
 
-// device_attribute caches attribute A of device (0-63; others are queried
-// on every call): the query is a driver call, and launches of small problems
-// take a few microseconds. It returns -1 when the query fails (the error
-// stays for cudaGetLastError) or gives no positive value.
+// per_device returns query(), a value >= 0 or -1 on failure, cached per
+// device (0-63; others query on every call) once it succeeds; failures are
+// asked again. Key names the cache: one per Key and query. The queries are
+// driver calls, and launches of small problems take a few microseconds.
+template <class Key, class Query>
+inline int per_device(int device, Query query) {
+  static std::atomic<int> cache[64];  // 0: not known; else 1 + the value
+  const bool cached = device >= 0 && device < 64;
+  if (cached) {
+    const int v = cache[device].load(std::memory_order_relaxed);
+    if (v > 0) return v - 1;
+  }
+  const int v = query();
+  if (v >= 0 && cached) cache[device].store(v + 1, std::memory_order_relaxed);
+  return v < 0 ? -1 : v;
+}
+
+// device_attribute is attribute A of device, cached (per_device). It
+// returns -1 when the query fails (the error stays for cudaGetLastError) or
+// gives no positive value.
 template <cudaDeviceAttr A>
 inline int device_attribute(int device) {
-  static std::atomic<int> cache[64];
-  if (device >= 0 && device < 64) {
-    const int n = cache[device].load(std::memory_order_relaxed);
-    if (n > 0) return n;
-  }
-  int n = 0;
-  if (cudaDeviceGetAttribute(&n, A, device) != cudaSuccess || n <= 0) return -1;
-  if (device >= 0 && device < 64) cache[device].store(n, std::memory_order_relaxed);
-  return n;
+  struct Key;
+  return per_device<Key>(device, [device] {
+    int n = 0;
+    return cudaDeviceGetAttribute(&n, A, device) == cudaSuccess && n > 0 ? n : -1;
+  });
 }
 
 // sm_count is the device's multiprocessor count, cc_major its compute
