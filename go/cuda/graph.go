@@ -5,6 +5,7 @@ import "C"
 
 import (
 	"errors"
+	"fmt"
 	"unsafe"
 )
 
@@ -81,4 +82,26 @@ func (g *Graph) Destroy() error {
 	h := g.h
 	g.h = nil
 	return Check(op, int(C.kgen_graph_exec_destroy(dev, h)))
+}
+
+// CaptureScratch returns device memory of at least bytes that work queued
+// on s while s is being captured into a graph may use as scratch (split-K
+// partial sums), and true; or nil and false when s is not capturing. The
+// memory belongs to the graph being captured and is reused after the graph
+// and every Graph instantiated from it are destroyed, so a graph never
+// shares scratch with work run outside it (kernels/include/kgen/scratch.cuh).
+func (s *Stream) CaptureScratch(bytes int) (unsafe.Pointer, bool, error) {
+	const op = "capture scratch"
+	dev, err := s.live(op)
+	if err != nil {
+		return nil, false, err
+	}
+	if bytes < 0 {
+		return nil, false, fmt.Errorf("cuda: %s: %d bytes", op, bytes)
+	}
+	var p unsafe.Pointer
+	if err := Check(op, int(C.kgen_capture_scratch(dev, s.h, C.size_t(bytes), &p))); err != nil {
+		return nil, false, err
+	}
+	return p, p != nil, nil
 }

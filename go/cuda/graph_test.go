@@ -3,6 +3,7 @@ package cuda
 import (
 	"errors"
 	"testing"
+	"unsafe"
 )
 
 // TestGraphReplaysCapturedWork captures two fills of a buffer on a stream,
@@ -76,4 +77,59 @@ func TestGraphReplaysCapturedWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect("stream after a failed capture", 3)
+}
+
+// TestCaptureScratch checks the scratch a captured split-K launch takes: none
+// outside a capture, and inside one memory that is aligned, the same for two
+// launches of one capture, and not shared by two graphs alive at once.
+func TestCaptureScratch(t *testing.T) {
+	d := open(t, 0)
+	s, err := d.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Destroy()
+	if p, ok, err := s.CaptureScratch(1 << 20); err != nil || ok || p != nil {
+		t.Fatalf("CaptureScratch outside a capture = %v, %v, %v; want nil, false, nil", p, ok, err)
+	}
+	if _, _, err := s.CaptureScratch(-1); err == nil {
+		t.Error("CaptureScratch(-1) succeeded")
+	}
+	capture := func() (*Graph, uintptr) {
+		t.Helper()
+		var first, second unsafe.Pointer
+		g, err := s.Capture(func() error {
+			var ok1, ok2 bool
+			var err1, err2 error
+			first, ok1, err1 = s.CaptureScratch(1 << 20)
+			second, ok2, err2 = s.CaptureScratch(4096)
+			if !ok1 || !ok2 {
+				return errors.New("CaptureScratch inside a capture reported no capture")
+			}
+			return errors.Join(err1, err2)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil || uintptr(first)%256 != 0 || second != first {
+			t.Fatalf("scratch in a capture: %p then %p; want one 256-byte aligned pointer", first, second)
+		}
+		return g, uintptr(first)
+	}
+	g1, p1 := capture()
+	g2, p2 := capture()
+	if p1 == p2 {
+		t.Errorf("two live graphs share scratch at %#x", p1)
+	}
+	for _, g := range []*Graph{g1, g2} {
+		if err := g.Launch(s); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Destroy(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Synchronize(); err != nil {
+		t.Fatal(err)
+	}
 }

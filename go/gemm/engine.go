@@ -311,8 +311,18 @@ func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, 
 // workspace returns device memory of at least bytes for split-K launches on
 // stream s, growing the stream's buffer when it is too small. Freeing the old
 // buffer waits for the device (cudaFree does), so no queued kernel still
-// writes it.
+// writes it. A launch captured into a graph takes the graph's own scratch
+// instead (cuda.Stream.CaptureScratch): the graph may be replayed after this
+// buffer was freed, and on other streams than s.
 func (e *Engine) workspace(s *cuda.Stream, bytes int) (unsafe.Pointer, int, error) {
+	if s != nil { // the default stream is never captured
+		if p, ok, err := s.CaptureScratch(bytes); err != nil || ok {
+			if err != nil {
+				return nil, 0, fmt.Errorf("gemm: split-K workspace in a graph capture: %w", err)
+			}
+			return p, bytes, nil
+		}
+	}
 	e.wsMu.Lock()
 	defer e.wsMu.Unlock()
 	if b := e.ws[s]; b != nil {

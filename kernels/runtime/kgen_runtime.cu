@@ -6,6 +6,7 @@
 
 #include "kernels/runtime/kgen_runtime.h"
 #include "kgen/launch.cuh"
+#include "kgen/scratch.cuh"
 
 namespace {
 
@@ -283,6 +284,18 @@ int kgen_graph_launch(int device, void* exec, void* stream) {
 }
 int kgen_graph_exec_destroy(int device, void* exec) {
   return on(device, [&] { return status(cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec))); });
+}
+int kgen_capture_scratch(int device, void* stream, size_t bytes, void** ptr) {
+  *ptr = nullptr;
+  return on(device, [&] {
+    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    int r = status(cudaStreamIsCapturing(stream_of(stream), &cs));
+    if (r != 0 || cs == cudaStreamCaptureStatusNone) return r;
+    kgen::Scratch s;
+    r = kgen::scratch_for(stream_of(stream), 0, bytes, &s);
+    if (r == 0) *ptr = s.body;
+    return r;
+  });
 }
 
 int kgen_event_create(int device, void** event) {

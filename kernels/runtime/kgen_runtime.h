@@ -83,6 +83,11 @@ int kgen_stream_begin_capture(int device, void* stream);
 int kgen_stream_end_capture(int device, void* stream, void** exec);
 int kgen_graph_launch(int device, void* exec, void* stream);
 int kgen_graph_exec_destroy(int device, void* exec);
+/* Scratch memory for a split-K launch that stream is capturing into a graph
+   (kgen/scratch.cuh): *ptr gets at least bytes of device memory, 256-byte
+   aligned, that the graph owns (it returns to a pool when the graph and its
+   executables are destroyed), or NULL when stream is not capturing. */
+int kgen_capture_scratch(int device, void* stream, size_t bytes, void** ptr);
 
 /* Page-locked host memory, which copies to and from the device read and
    write directly (and asynchronously); device only selects the context. */

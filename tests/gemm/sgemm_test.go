@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/gemm"
 )
 
@@ -190,4 +191,52 @@ func TestSplitK(t *testing.T) {
 		require.NoError(t, eng.SGEMM(nil, -0.75, o.a, o.b, 1.5, c))
 		checkResult(t, o, -0.75, 1.5, c, download(t, c))
 	}
+}
+
+// TestSplitKInGraphs captures every split-K instance into a CUDA graph on a
+// stream that never ran it, so the launch takes the graph's own workspace,
+// replays the graph twice with C reset in between, runs the instance
+// eagerly on the same stream between the replays (the stream's workspace),
+// and checks every result and the poison around C.
+func TestSplitKInGraphs(t *testing.T) {
+	needGPU(t)
+	tested := map[string]bool{}
+	var split []gemm.Instance
+	for _, in := range tableInstances(t) {
+		if in.SplitK > 1 {
+			split = append(split, in)
+		}
+	}
+	if len(split) == 0 {
+		t.Skip("no split-K instance in the spec")
+	}
+	p := getProblem(33, 70, 4099)
+	const alpha, beta = -0.75, 1.5
+	for _, in := range split {
+		t.Run(in.Name, func(t *testing.T) {
+			s, err := dev.NewStream()
+			require.NoError(t, err)
+			defer s.Destroy()
+			o := place(t, p, storage{order: in.A, pad: 5, offset: 1}, storage{order: in.B, pad: 3, offset: 3}, storage{order: gemm.RowMajor, pad: 2, offset: 1})
+			c := o.freshC(t, beta)
+			reset := func() { require.NoError(t, cuda.CopyFromHost(c.Buf, o.cImg)) }
+			g, err := s.Capture(func() error { return eng.SGEMMWith(in.Name, s, alpha, o.a, o.b, beta, c) })
+			require.NoError(t, err, "capture")
+			defer g.Destroy()
+			for replay := range 2 {
+				reset()
+				require.NoError(t, g.Launch(s))
+				require.NoError(t, s.Synchronize())
+				checkResult(t, o, alpha, beta, c, download(t, c))
+				if replay == 0 {
+					reset()
+					require.NoError(t, eng.SGEMMWith(in.Name, s, alpha, o.a, o.b, beta, c))
+					require.NoError(t, s.Synchronize())
+					checkResult(t, o, alpha, beta, c, download(t, c))
+				}
+			}
+			tested[in.Name] = true
+		})
+	}
+	requireCovered(t, tested, split)
 }

@@ -78,8 +78,8 @@ type layout struct {
 	offset, pad int
 }
 
-func upload(t *testing.T, vals []float64, total int, place func(i int) int) *cuda.Buffer {
-	t.Helper()
+// image is a buffer's contents: vals at place(i), the sentinel elsewhere.
+func image(vals []float64, total int, place func(i int) int) []float32 {
 	img := make([]float32, total)
 	for i := range img {
 		img[i] = sentinel.Float32()
@@ -87,16 +87,28 @@ func upload(t *testing.T, vals []float64, total int, place func(i int) int) *cud
 	for i, v := range vals {
 		img[place(i)] = float32(v)
 	}
-	buf, err := dev.Alloc(2 * max(total, 1))
+	return img
+}
+
+func upload(t *testing.T, img []float32) *cuda.Buffer {
+	t.Helper()
+	buf, err := dev.Alloc(2 * max(len(img), 1))
 	require.NoError(t, err)
 	t.Cleanup(func() { buf.Free() })
 	require.NoError(t, f16.Upload(buf, 0, img))
 	return buf
 }
 
-// run places the problem, runs instance name with alpha and beta, and
-// checks y against the reference and the sentinel around it.
-func run(t *testing.T, name string, p problem, l layout, alpha, beta float32) {
+// placed is a problem laid out in device buffers, with y's buffer as
+// uploaded (y0 inside, the sentinel around it).
+type placed struct {
+	a, x, y gemm.Matrix
+	yImage  []float32
+}
+
+// place uploads the problem in layout l; with beta 0, y holds NaN, which
+// must not be read.
+func place(t *testing.T, p problem, l layout, beta float32) placed {
 	t.Helper()
 	rows, cols := p.n, p.k // op(A)
 	a := gemm.Matrix{Rows: rows, Cols: cols, Offset: l.offset}
@@ -106,16 +118,16 @@ func run(t *testing.T, name string, p problem, l layout, alpha, beta float32) {
 		inner, outer = rows, cols
 	}
 	a.Stride = max(inner, 1) + l.pad
-	a.Buf = upload(t, p.a, l.offset+outer*a.Stride+5, func(i int) int {
+	a.Buf = upload(t, image(p.a, l.offset+outer*a.Stride+5, func(i int) int {
 		r, c := i/cols, i%cols
 		if l.transposed {
 			return l.offset + c*a.Stride + r
 		}
 		return l.offset + r*a.Stride + c
-	})
+	}))
 	ldx, ldy := p.k+l.pad, p.n+l.pad
 	x := gemm.Matrix{Rows: p.m, Cols: p.k, Offset: l.offset, Stride: max(ldx, 1)}
-	x.Buf = upload(t, p.x, l.offset+p.m*x.Stride+5, func(i int) int { return l.offset + (i/p.k)*x.Stride + i%p.k })
+	x.Buf = upload(t, image(p.x, l.offset+p.m*x.Stride+5, func(i int) int { return l.offset + (i/p.k)*x.Stride + i%p.k }))
 	y := gemm.Matrix{Rows: p.m, Cols: p.n, Offset: l.offset, Stride: max(ldy, 1)}
 	y0 := p.y0
 	if beta == 0 {
@@ -124,19 +136,40 @@ func run(t *testing.T, name string, p problem, l layout, alpha, beta float32) {
 			y0[i] = math.NaN() // must not be read
 		}
 	}
-	ySize := l.offset + p.m*y.Stride + 5
-	y.Buf = upload(t, y0, ySize, func(i int) int { return l.offset + (i/p.n)*y.Stride + i%p.n })
+	yImage := image(y0, l.offset+p.m*y.Stride+5, func(i int) int { return l.offset + (i/p.n)*y.Stride + i%p.n })
+	y.Buf = upload(t, yImage)
+	return placed{a: a, x: x, y: y, yImage: yImage}
+}
 
-	require.NoError(t, eng.HGEMVWith(name, nil, alpha, a, x, beta, y))
+// resetY uploads y's buffer again as place left it.
+func (q placed) resetY(t *testing.T) {
+	t.Helper()
+	require.NoError(t, f16.Upload(q.y.Buf, 0, q.yImage))
+}
+
+// run places the problem, runs instance name with alpha and beta, and
+// checks y against the reference and the sentinel around it.
+func run(t *testing.T, name string, p problem, l layout, alpha, beta float32) {
+	t.Helper()
+	q := place(t, p, l, beta)
+	require.NoError(t, eng.HGEMVWith(name, nil, alpha, q.a, q.x, beta, q.y))
+	check(t, p, l, alpha, beta, q)
+}
+
+// check waits for the device and compares y with the float64 reference,
+// and the sentinel around it with the sentinel.
+func check(t *testing.T, p problem, l layout, alpha, beta float32, q placed) {
+	t.Helper()
 	require.NoError(t, dev.Synchronize())
+	ySize := len(q.yImage)
 	got := make([]float32, ySize)
-	require.NoError(t, f16.Download(got, y.Buf, 0))
+	require.NoError(t, f16.Download(got, q.y.Buf, 0))
 
 	inside := make([]bool, ySize)
 	bad := 0
 	for i := 0; i < p.m; i++ {
 		for r := 0; r < p.n; r++ {
-			at := l.offset + i*y.Stride + r
+			at := l.offset + i*q.y.Stride + r
 			inside[at] = true
 			var dot, scale float64
 			for c := 0; c < p.k; c++ {
@@ -293,9 +326,9 @@ func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
 				a.Order, a.Stride = gemm.ColMajor, n
 				place = func(i int) int { return (i%k)*n + i/k }
 			}
-			a.Buf = upload(t, av, n*k, place)
-			x := gemm.Matrix{Rows: 1, Cols: k, Stride: k, Buf: upload(t, xv, k, func(i int) int { return i })}
-			y := gemm.Matrix{Rows: 1, Cols: n, Stride: n, Buf: upload(t, y0, n, func(i int) int { return i })}
+			a.Buf = upload(t, image(av, n*k, place))
+			x := gemm.Matrix{Rows: 1, Cols: k, Stride: k, Buf: upload(t, image(xv, k, func(i int) int { return i }))}
+			y := gemm.Matrix{Rows: 1, Cols: n, Stride: n, Buf: upload(t, image(y0, n, func(i int) int { return i }))}
 			for range calls {
 				require.NoError(t, eng.HGEMVWith(in.Name, s, 1, a, x, 1, y))
 			}
@@ -308,5 +341,50 @@ func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSplitKInGraphs captures every split-K instance into a CUDA graph on a
+// stream that never ran it (so its scratch is made during the capture),
+// replays the graph twice with y reset in between (each replay must find
+// its tickets zero again), runs the instance eagerly on the same stream
+// between the replays (its own scratch), and checks every result.
+func TestSplitKInGraphs(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(9, 9))
+	tested := 0
+	for _, in := range eng.Instances() {
+		if in.SplitK < 2 {
+			continue
+		}
+		tested++
+		t.Run(in.Name, func(t *testing.T) {
+			s, err := dev.NewStream()
+			require.NoError(t, err)
+			defer s.Destroy()
+			const n, k, m = 300, 1000, 3
+			p := problem{n: n, k: k, m: m, a: halves(rng, n*k), x: halves(rng, m*k), y0: halves(rng, m*n)}
+			l := layout{transposed: in.Transposed, offset: 1, pad: 3}
+			const alpha, beta = 0.5, -1.5
+			q := place(t, p, l, beta)
+			g, err := s.Capture(func() error { return eng.HGEMVWith(in.Name, s, alpha, q.a, q.x, beta, q.y) })
+			require.NoError(t, err, "capture")
+			defer g.Destroy()
+			for replay := range 2 {
+				q.resetY(t)
+				require.NoError(t, g.Launch(s))
+				require.NoError(t, s.Synchronize())
+				check(t, p, l, alpha, beta, q)
+				if replay == 0 {
+					q.resetY(t)
+					require.NoError(t, eng.HGEMVWith(in.Name, s, alpha, q.a, q.x, beta, q.y))
+					require.NoError(t, s.Synchronize())
+					check(t, p, l, alpha, beta, q)
+				}
+			}
+		})
+	}
+	if tested == 0 {
+		t.Fatal("no split-K instance was built")
 	}
 }

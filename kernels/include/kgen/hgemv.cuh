@@ -32,7 +32,8 @@
 // slice order (so results are the same run to run), writes y and resets the
 // ticket for the next launch. One kernel, no second pass. The workspace
 // (partials and tickets) is allocated by the launcher, once per device and
-// stream, and kept: see workspace_for().
+// stream and kept, or once per graph capture and owned by the graph: see
+// workspace_for() and kgen/scratch.cuh.
 //
 // Batches: an instance handles MAX_BATCH right-hand vectors per pass;
 // m > MAX_BATCH runs ceil(m / MAX_BATCH) passes side by side as blockIdx.z
@@ -96,13 +97,10 @@
 
 #include <array>
 #include <limits>
-#include <map>
-#include <mutex>
-#include <thread>
-#include <tuple>
 #include <vector>
 
 #include "kgen/common.cuh"
+#include "kgen/scratch.cuh"
 
 namespace kgen {
 namespace hgemv {
@@ -1242,17 +1240,9 @@ inline size_t workspace_floats(const Plan& p) {
 inline size_t workspace_tickets(const Plan& p) { return static_cast<size_t>(p.grid_x) * p.grid_z; }
 
 // workspace_for returns split-K scratch memory for launches on `stream` of the
-// current device: tickets (zeroed once, then reset by each launch's last
-// blocks) and fp32 partials. One workspace per (device, stream) because
-// launches on one stream never overlap, while launches on two streams may: a
-// shared buffer would mix their partials. The default streams (0, legacy,
-// per-thread) are also keyed by host thread, since the per-thread default
-// stream is a different stream in each thread. Workspaces grow by doubling
-// and are never freed (a kernel in flight or a captured graph may still use
-// an old one); growing needs an allocation, which is refused while the
-// stream is being captured into a graph: warm up an instance outside capture.
-// Limit: a stream destroyed with split-K work in flight whose handle is reused
-// by a new stream shares its workspace (CUDA 12 stream ids avoid this).
+// current device (kgen::scratch_for: one buffer per stream for launches run
+// eagerly, one per capture for launches captured into a graph): tickets, zero
+// when a launch starts and reset by its last blocks, and fp32 partials.
 struct Workspace {
   unsigned* tickets = nullptr;
   float* partials = nullptr;
@@ -1260,48 +1250,13 @@ struct Workspace {
 };
 
 inline int workspace_for(cudaStream_t stream, size_t n_tickets, size_t n_partials, Workspace* out) {
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) return static_cast<int>(err);
-  uint64_t sid = reinterpret_cast<uintptr_t>(stream);
-#if CUDART_VERSION >= 12000
-  unsigned long long id = 0;
-  if (stream != nullptr && stream != cudaStreamLegacy && stream != cudaStreamPerThread &&
-      cudaStreamGetId(stream, &id) == cudaSuccess) {
-    sid = id | (1ull << 63);
-  }
-#endif
-  const bool per_thread = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
-  using Key = std::tuple<int, uint64_t, std::thread::id>;
-  const Key key{device, sid, per_thread ? std::this_thread::get_id() : std::thread::id()};
-  static std::mutex mu;
-  static auto* cache = new std::map<Key, Workspace>;  // never destroyed: no CUDA calls at exit
-  std::lock_guard<std::mutex> lock(mu);
-  Workspace& w = (*cache)[key];
-  if (w.n_tickets >= n_tickets && w.n_partials >= n_partials) {
-    *out = w;
-    return KGEN_OK;
-  }
-  cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-  err = cudaStreamIsCapturing(stream, &cs);
-  if (err != cudaSuccess) return static_cast<int>(err);
-  if (cs != cudaStreamCaptureStatusNone) return static_cast<int>(cudaErrorStreamCaptureUnsupported);
-  const size_t nt = n_tickets > 2 * w.n_tickets ? n_tickets : 2 * w.n_tickets;
-  const size_t np = n_partials > 2 * w.n_partials ? n_partials : 2 * w.n_partials;
-  const size_t ticket_bytes = (nt * sizeof(unsigned) + 255) / 256 * 256;
-  const size_t bytes = ticket_bytes + np * sizeof(float);
-  int pools = 0;
-  if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess) pools = 0;
-  void* mem = nullptr;
-  err = pools ? cudaMallocAsync(&mem, bytes, stream) : cudaMalloc(&mem, bytes);
-  if (err != cudaSuccess) return static_cast<int>(err);
-  err = cudaMemsetAsync(mem, 0, ticket_bytes, stream);
-  if (err != cudaSuccess) return static_cast<int>(err);
-  w.tickets = static_cast<unsigned*>(mem);
-  w.partials = reinterpret_cast<float*>(static_cast<char*>(mem) + ticket_bytes);
-  w.n_tickets = nt;
-  w.n_partials = np;
-  *out = w;
+  Scratch s;
+  const int st = scratch_for(stream, n_tickets * sizeof(unsigned), n_partials * sizeof(float), &s);
+  if (st != KGEN_OK) return st;
+  out->tickets = static_cast<unsigned*>(s.head);
+  out->partials = static_cast<float*>(s.body);
+  out->n_tickets = s.head_bytes / sizeof(unsigned);
+  out->n_partials = s.body_bytes / sizeof(float);
   return KGEN_OK;
 }
 

@@ -47,8 +47,8 @@
 // in shared memory, where each output sums them in warp order (the same
 // result run to run), applies alpha and beta in fp32 and rounds once. With
 // SPLIT_K > 1, SPLIT_K blocks (blockIdx.y) share a strip's k in even runs of
-// steps: each writes its warp sums to its slot of a workspace (per device
-// and stream, hgemv::workspace_for), and the strip's last block to arrive
+// steps: each writes its warp sums to its slot of a workspace (per stream,
+// or per graph capture: hgemv::workspace_for), and the strip's last block to arrive
 // (a ticket) adds the slots in split order before alpha and beta, so the
 // result is again the same run to run.
 //
