@@ -299,6 +299,9 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 	if c.MMA {
 		return mmaOrder(c, m, n)
 	}
+	if m == 1 && n >= 1024 && n <= 2048 && oneVectorSplitT(c) {
+		return -3 // ahead of the tensor-core kernels: see oneVectorSplitT
+	}
 	warp := c.ThreadsPerOutput == 32 && c.SplitK == 1
 	warps := c.ThreadsPerOutput >= 64 && c.SplitK == 1
 	tsplit := c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK > 1
@@ -331,6 +334,17 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 		return 7
 	}
 	return 8
+}
+
+// oneVectorSplitT reports the CUDA-core kernel for one vector of a
+// transposed A whose 16-lane groups split k over 16 blocks (hgemvst). The
+// H100 bench of 2026-11-24 (bench/results/h100-2026-11-24-session9.md, one
+// vector, events) put it ahead of the tensor-core kernels for n = 1024 to
+// 2048 outputs: 4.29 against 5.06 us at 1024^2, 6.76 against 7.81 at 1024
+// x 4096, 6.28 against 6.69 at 2048^2, 14.74 against 15.54 at 2048 x 8192;
+// 4% behind at 1536^2 (6.02 against 5.77), behind from n = 4096 on.
+func oneVectorSplitT(c kernels.GEMVConfig) bool {
+	return c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK >= 16 && c.MaxBatch == 1 && !c.XShared
 }
 
 // mmaOrder places a tensor-core instance, as the H100 bench measured them
@@ -370,16 +384,18 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 // to 8192 outputs (a block owns 64 outputs, so 64 blocks at n = 4096: more
 // warps split k finer; 5-20% ahead of 8 warps there), else 8 warps of
 // unroll 2 (172+ blocks; 10-12% ahead of 16 warps at n = 11008 and 14336).
-// For 1024 < n <= 2048, a tiling whose blocks also split k (SplitK > 1):
+// For 1024 <= n <= 2048, a tiling whose blocks also split k (SplitK > 1):
 // there a block per 64 outputs leaves most SMs idle (32 blocks at n =
 // 2048). The H100 bench of 2026-11-24 (bench/results/h100-2026-11-24-
 // session6.md) at 2048^2: 8 warps split 8 ways 6.91 us for one vector and
-// 7.35 for 8, against 7.81 and 8.21 for 16 warps alone; at 1024^2 and below
-// the split was level with them or behind (8 vectors at 256^2: 4.48 us
-// against 4.10 for 8 warps alone), and at 4096^2 behind (16.52 against
-// 15.16).
+// 7.35 for 8, against 7.81 and 8.21 for 16 warps alone; below 1024 the
+// split was level with them or behind (8 vectors at 256^2: 4.48 us against
+// 4.10 for 8 warps alone), and at 4096^2 behind (16.52 against 15.16).
+// Session 9 (bench/results/h100-2026-11-24-session9.md) added n = 1024: 2%
+// ahead at 1024^2 and 1.6x at 1024 x 4096 (7.82 against 12.52 us, 2
+// vectors).
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
-	if n > 1024 && n <= 2048 {
+	if n >= 1024 && n <= 2048 {
 		if c.SplitK > 1 {
 			return -2
 		}

@@ -131,9 +131,10 @@ func TestPickTensorCores(t *testing.T) {
 }
 
 // TestPickTensorCoresT checks the measured place of the tensor-core
-// kernels of a transposed A: first for any number of vectors (for 1024 < n
+// kernels of a transposed A: first for any number of vectors (for 1024 <= n
 // <= 2048 the one whose blocks split k, else 16 warps up to n = 8192, then
-// 8 warps of unroll 2), and without allocating.
+// 8 warps of unroll 2), except the CUDA-core split for one vector at 1024 to
+// 2048 outputs; and without allocating.
 func TestPickTensorCoresT(t *testing.T) {
 	tc := func(name string, warps, unroll int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
@@ -153,10 +154,22 @@ func TestPickTensorCoresT(t *testing.T) {
 		m, n int
 		want string
 	}{
-		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1024, "w16u2"}, {8, 2048, "w8u2k8"}, {8, 8192, "w16u2"}, {4, 8193, "w8u2"}, {8, 16384, "w8u2"},
-		{1, 1024, "w16u2"}, {1, 1025, "w8u2k8"}, {1, 2048, "w8u2k8"}, {1, 2049, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
+		{8, 4096, "w16u2"}, {2, 4096, "w16u2"}, {3, 1023, "w16u2"}, {3, 1024, "w8u2k8"}, {8, 2048, "w8u2k8"}, {8, 8192, "w16u2"},
+		{4, 8193, "w8u2"}, {8, 16384, "w8u2"},
+		{1, 1023, "w16u2"}, {1, 1024, "w8u2k8"}, {1, 2048, "w8u2k8"}, {1, 2049, "w16u2"}, {1, 4096, "w16u2"}, {1, 11008, "w8u2"}, {1, 16384, "w8u2"},
 	} {
 		assert.Equal(t, tc.want, pick(all, tc.m, tc.n).Name, "m = %d, n = %d", tc.m, tc.n)
+	}
+	// One vector from 1024 to 2048 outputs: the 16-block split on CUDA
+	// cores, ahead of the tensor cores; one launch per vector elsewhere.
+	st := kernels.GEMV{Info: kernels.Info{Name: "st"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 1, ThreadsPerOutput: 16,
+		OutputsPerBlock: 16, SplitK: 16, Vector: 8}}
+	withST := append([]kernels.GEMV{st}, all...)
+	for _, tc := range []struct {
+		m, n int
+		want string
+	}{{1, 1023, "w16u2"}, {1, 1024, "st"}, {1, 2048, "st"}, {1, 2049, "w16u2"}, {2, 1024, "w8u2k8"}, {2, 2048, "w8u2k8"}} {
+		assert.Equal(t, tc.want, pick(withST, tc.m, tc.n).Name, "with the CUDA-core split: m = %d, n = %d", tc.m, tc.n)
 	}
 	assert.Equal(t, "w8u4", pick([]kernels.GEMV{tsplit, tx8, w8u4}, 4, 4096).Name, "any tensor-core tiling before the CUDA-core kernels")
 	rowMajor := func(c kernels.GEMV) bool { return c.Config.A == kernels.RowMajor }

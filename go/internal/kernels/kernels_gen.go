@@ -755,6 +755,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -975,6 +995,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1195,6 +1235,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1415,6 +1475,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1963,6 +2043,22 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
 			Vector: 8, XShared: true, XF32: true, RowsPerThread: 1, SplitK: 8, MaxBatch: 8},
 		Launch: kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90},
+	{Info: Info{Name: "hgemvst_t_f16accf32_p16_o16_v8_k16_m1", Family: "hgemvst", Arch: 80, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 16, MaxBatch: 1},
+		Launch: kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm80},
+	{Info: Info{Name: "hgemvst_t_f16accf32_p16_o16_v8_k16_m1", Family: "hgemvst", Arch: 86, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 16, MaxBatch: 1},
+		Launch: kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm86},
+	{Info: Info{Name: "hgemvst_t_f16accf32_p16_o16_v8_k16_m1", Family: "hgemvst", Arch: 89, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 16, MaxBatch: 1},
+		Launch: kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm89},
+	{Info: Info{Name: "hgemvst_t_f16accf32_p16_o16_v8_k16_m1", Family: "hgemvst", Arch: 90, Threads: 256, SharedBytes: 0},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 16, OutputsPerBlock: 16,
+			Vector: 8, XShared: false, XF32: false, RowsPerThread: 1, SplitK: 16, MaxBatch: 1},
+		Launch: kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm90},
 	{Info: Info{Name: "hgemvtc_n_f16accf32_w16_t1_u4_m8", Family: "hgemvtc", Arch: 80, Threads: 512, SharedBytes: 8192},
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Unroll: 4},
@@ -3237,6 +3333,22 @@ func kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemvbt_t_f16accf32_p16_o16_v8_k8_m8_xf_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
+func kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvst_t_f16accf32_p16_o16_v8_k16_m1_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
 func kgen_hgemvtc_n_f16accf32_w16_t1_u4_m8_sm80(p *GEMVParams) int {
 	return int(C.kgen_hgemvtc_n_f16accf32_w16_t1_u4_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
@@ -3509,6 +3621,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3683,6 +3811,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(p *GEMMParams) int 
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
@@ -3861,6 +4005,22 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -4035,6 +4195,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(p *GEMMParams) int 
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
