@@ -104,8 +104,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -116,8 +118,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -128,8 +132,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -140,8 +146,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/gf_naive_v4_t256_r1.o \
@@ -224,8 +232,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -236,8 +246,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -248,8 +260,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -260,8 +274,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/gf_naive_v4_t256_r1.o \
@@ -344,8 +360,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -356,8 +374,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -368,8 +388,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -380,8 +402,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/gf_naive_v4_t256_r1.o \
@@ -476,8 +500,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -488,8 +514,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -500,8 +528,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
@@ -512,8 +542,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o
 

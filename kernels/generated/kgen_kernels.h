@@ -545,6 +545,12 @@ int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -556,6 +562,12 @@ int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm80(int device, int m, int n,
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -617,6 +629,12 @@ int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -628,6 +646,12 @@ int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm80(int device, int m, int n,
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -689,6 +713,12 @@ int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -700,6 +730,12 @@ int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm80(int device, int m, int n,
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -761,6 +797,12 @@ int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -772,6 +814,12 @@ int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm80(int device, int m, int n,
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

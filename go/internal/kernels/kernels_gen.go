@@ -855,6 +855,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -895,6 +915,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -1095,6 +1135,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1135,6 +1195,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -1335,6 +1415,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1375,6 +1475,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -1575,6 +1695,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1615,6 +1755,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -3701,6 +3861,22 @@ func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3731,6 +3907,22 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -3893,6 +4085,22 @@ func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -3923,6 +4131,22 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -4085,6 +4309,22 @@ func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -4115,6 +4355,22 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -4277,6 +4533,22 @@ func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -4307,6 +4579,22 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
