@@ -143,13 +143,10 @@ func TestDegenerateShapes(t *testing.T) {
 	}
 }
 
-// TestSplitK runs the split-K instances on shapes where K is much larger than
-// M and N (their use), with an odd K whose last k tile is partial, a K of a
-// few k tiles (fewer than the splits asked for), and misaligned operands; the
-// workspace grows between problems and is released by Close in between.
-func TestSplitK(t *testing.T) {
-	needGPU(t)
-	tested := map[string]bool{}
+// splitKInstances are the built instances that split K; the test skips
+// when there are none.
+func splitKInstances(t *testing.T) []gemm.Instance {
+	t.Helper()
 	var split []gemm.Instance
 	for _, in := range tableInstances(t) {
 		if in.SplitK > 1 {
@@ -159,6 +156,17 @@ func TestSplitK(t *testing.T) {
 	if len(split) == 0 {
 		t.Skip("no split-K instance in the spec")
 	}
+	return split
+}
+
+// TestSplitK runs the split-K instances on shapes where K is much larger than
+// M and N (their use), with an odd K whose last k tile is partial, a K of a
+// few k tiles (fewer than the splits asked for), and misaligned operands; the
+// workspace grows between problems and is released by Close in between.
+func TestSplitK(t *testing.T) {
+	needGPU(t)
+	tested := map[string]bool{}
+	split := splitKInstances(t)
 	for _, sh := range []struct{ M, N, K int }{{7, 5, 23}, {64, 64, 16384}, {33, 17, 4099}, {129, 200, 20001}} {
 		p := getProblem(sh.M, sh.N, sh.K)
 		for _, in := range split {
@@ -201,15 +209,7 @@ func TestSplitK(t *testing.T) {
 func TestSplitKInGraphs(t *testing.T) {
 	needGPU(t)
 	tested := map[string]bool{}
-	var split []gemm.Instance
-	for _, in := range tableInstances(t) {
-		if in.SplitK > 1 {
-			split = append(split, in)
-		}
-	}
-	if len(split) == 0 {
-		t.Skip("no split-K instance in the spec")
-	}
+	split := splitKInstances(t)
 	p := getProblem(33, 70, 4099)
 	const alpha, beta = -0.75, 1.5
 	for _, in := range split {
