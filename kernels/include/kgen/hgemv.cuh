@@ -1246,7 +1246,6 @@ inline size_t workspace_tickets(const Plan& p) { return static_cast<size_t>(p.gr
 struct Workspace {
   unsigned* tickets = nullptr;
   float* partials = nullptr;
-  size_t n_tickets = 0, n_partials = 0;
 };
 
 inline int workspace_for(cudaStream_t stream, size_t n_tickets, size_t n_partials, Workspace* out) {
@@ -1255,8 +1254,6 @@ inline int workspace_for(cudaStream_t stream, size_t n_tickets, size_t n_partial
   if (st != KGEN_OK) return st;
   out->tickets = static_cast<unsigned*>(s.head);
   out->partials = static_cast<float*>(s.body);
-  out->n_tickets = s.head_bytes / sizeof(unsigned);
-  out->n_partials = s.body_bytes / sizeof(float);
   return KGEN_OK;
 }
 
