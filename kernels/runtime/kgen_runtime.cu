@@ -288,11 +288,8 @@ int kgen_graph_exec_destroy(int device, void* exec) {
 int kgen_capture_scratch(int device, void* stream, size_t bytes, void** ptr) {
   *ptr = nullptr;
   return on(device, [&] {
-    cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-    int r = status(cudaStreamIsCapturing(stream_of(stream), &cs));
-    if (r != 0 || cs == cudaStreamCaptureStatusNone) return r;
     kgen::Scratch s;
-    r = kgen::scratch_for(stream_of(stream), 0, bytes, &s);
+    const int r = kgen::scratch_for(stream_of(stream), 0, bytes, &s, /*captured_only=*/true);
     if (r == 0) *ptr = s.body;
     return r;
   });

@@ -31,6 +31,8 @@
 #include <tuple>
 #include <vector>
 
+#include "kgen/launch.cuh"
+
 namespace kgen {
 
 // Scratch is one launch's memory: a head that reads zero at the start of
@@ -156,8 +158,11 @@ inline cudaError_t captured_block(State& s, const Key& key, int device, size_t b
 // scratch_for returns memory for a split-K launch on stream (current device)
 // with a head of at least head_bytes that reads zero when the launch starts
 // and a body of at least body_bytes. It returns KGEN_OK (0) or a
-// cudaError_t. The body starts 256-byte aligned.
-inline int scratch_for(cudaStream_t stream, size_t head_bytes, size_t body_bytes, Scratch* out) {
+// cudaError_t. The body starts 256-byte aligned. With captured_only, a
+// stream that is not capturing gets an empty Scratch (a caller that keeps its
+// own buffer for eager launches, go/gemm's Engine).
+inline int scratch_for(cudaStream_t stream, size_t head_bytes, size_t body_bytes, Scratch* out,
+                       bool captured_only = false) {
   using namespace scratch_detail;
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
@@ -169,6 +174,10 @@ inline int scratch_for(cudaStream_t stream, size_t head_bytes, size_t body_bytes
   if (err != cudaSuccess) return static_cast<int>(err);
   if (cs == cudaStreamCaptureStatusInvalidated) return static_cast<int>(cudaErrorStreamCaptureInvalidated);
   const bool captured = cs == cudaStreamCaptureStatusActive;
+  if (captured_only && !captured) {
+    *out = Scratch{};
+    return 0;
+  }
   const bool per_thread = stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread;
   uint64_t id = captured ? capture : reinterpret_cast<uintptr_t>(stream);
 #if CUDART_VERSION >= 12000
@@ -192,8 +201,7 @@ inline int scratch_for(cudaStream_t stream, size_t head_bytes, size_t body_bytes
   if (captured) {
     err = captured_block(s, key, device, head + body, graph, &mem);
   } else {
-    int pools = 0;
-    if (cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess) pools = 0;
+    const bool pools = device_attribute<cudaDevAttrMemoryPoolsSupported>(device) > 0;
     err = pools ? cudaMallocAsync(&mem, head + body, stream) : cudaMalloc(&mem, head + body);
   }
   if (err != cudaSuccess) return static_cast<int>(err);
