@@ -1,8 +1,11 @@
-// Tests for kernels/include/kgen/hgemv_mma.cuh and hgemv_mma_t.cuh (the
-// tensor-core HGEMV, layouts N and T). The host part needs no GPU.
+// Tests for kernels/include/kgen/hgemv_mma.cuh, hgemv_mma_s.cuh and
+// hgemv_mma_t.cuh (the tensor-core HGEMV, layout N, layout N staged through
+// shared memory, layout T). The host part needs no GPU.
 //
-// 1. emulate_on_host for several (warps, tiles, unroll, max batch) configs
-//    of each layout (layout T: x as the MMA's A operand, the weights as B):
+// 1. emulate_on_host for several (warps, tiles, unroll or stages, max batch)
+//    configs of each (staged: every thread's copies into an image of shared
+//    memory, ldmatrix gathered from it; layout T: x as the MMA's A operand,
+//    the weights as B):
 //    every lane through the kernel's own step loop and loads, each warp's
 //    MMAs from the PTX fragment definition (mma_host, which also checks that
 //    the lanes' fragments cover A and B exactly once), the kernel's
@@ -31,6 +34,7 @@
 #include <vector>
 
 #include "kgen/hgemv_mma.cuh"
+#include "kgen/hgemv_mma_s.cuh"
 #include "kgen/hgemv_mma_t.cuh"
 #include "kernels/tests/hgemv_test_support.h"
 
@@ -100,6 +104,20 @@ struct NKern {
   template <class... P>
   static int launch(P... p) {
     return kgen::hgemv_mma::launch<K>(p...);
+  }
+};
+
+// SKern: kgen/hgemv_mma_s.cuh (A n x k, staged through shared memory).
+template <class K>
+struct SKern {
+  static bool trans() { return false; }
+  template <class... P>
+  static int emulate(P... p) {
+    return kgen::hgemv_mma_s::emulate_on_host<K>(p...);
+  }
+  template <class... P>
+  static int launch(P... p) {
+    return kgen::hgemv_mma_s::launch<K>(p...);
   }
 };
 
@@ -177,6 +195,12 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {3, 128, 100, 1.f, 0.f, 0, 2, 0, 0, 0, 0, kMixed},
       {3, 128, 100, 1.f, 0.f, 0, 0, 0, 0, 2, 0, kMixed},
       {8, 128, 100, 1.f, 0.f, 0, 0, 0, 1, 0, 0, kMixed},
+      // Whole 256-k stages of the staged kernel with a k tail of one step
+      // or less, rows past n in the last block, fewer vectors than 8.
+      {8, 4097, 512, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
+      {8, 50, 2312, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed},
+      {3, 1000, 1544, 1.f, 0.f, 0, 0, 0, 8, 0, 0, kMixed},
+      {1, 33, 1288, 1.f, 0.f, 8, 8, 0, 0, 16, 0, kMixed},
       // k == 0 and alpha == 0: y = beta * y (zeros over NaN when beta == 0).
       {3, 17, 0, 1.f, 2.f, 0, 0, 0, 0, 0, 0, kMixed},
       {3, 17, 0, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
@@ -253,6 +277,18 @@ int main() {
   CFG("w3 t1 u5 m2", 3, 1, 5, 2);
   CFG("w8 t1 u4 m1", 8, 1, 4, 1);
 #undef CFG
+  // Staged through shared memory (kgen/hgemv_mma_s.cuh): the spec's
+  // tilings, then 4 and 16 warps (4 and 1 k16 steps a warp and stage), two
+  // stages, three and four tiles, smaller batches.
+#define SCFG(name, ...) test_config<SKern<kgen::hgemv_mma_s::Config<__VA_ARGS__>>>(name, rng)
+  SCFG("s w8 t1 s8 m8", 8, 1, 8, 8);
+  SCFG("s w8 t2 s4 m8", 8, 2, 4, 8);
+  SCFG("s w16 t2 s4 m8", 16, 2, 4, 8);
+  SCFG("s w4 t1 s2 m8", 4, 1, 2, 8);
+  SCFG("s w16 t3 s3 m4", 16, 3, 3, 4);
+  SCFG("s w8 t4 s2 m2", 8, 4, 2, 2);
+  SCFG("s w8 t1 s5 m1", 8, 1, 5, 1);
+#undef SCFG
   // Layout T (kgen/hgemv_mma_t.cuh): the spec's tilings, then one warp,
   // unroll 1, 3 and 5, smaller batches.
 #define TCFG(name, ...) test_config<TKern<TConfig<__VA_ARGS__>>>(name, rng)
@@ -271,6 +307,7 @@ int main() {
 #undef TCFG
   test_launch_checks<NKern<Config<8, 1, 4, 8>>>("w8 t1 u4 m8");
   test_launch_checks<NKern<Config<4, 2, 2, 1>>>("w4 t2 u2 m1");
+  test_launch_checks<SKern<kgen::hgemv_mma_s::Config<8, 1, 8, 8>>>("s w8 t1 s8 m8");
   test_launch_checks<TKern<TConfig<8, 2, 8>>>("t w8 u2 m8");
   test_launch_checks<TKern<TConfig<4, 2, 1>>>("t w4 u2 m1");
   test_launch_checks<TKern<TConfig<8, 2, 8, 8>>>("t w8 u2 m8 k8");

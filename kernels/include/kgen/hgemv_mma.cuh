@@ -127,12 +127,19 @@ struct Range {
   int k0, k1;
 };
 
+// warp_range_from splits [begin, k) so: the staged kernel
+// (kgen/hgemv_mma_s.cuh) hands its k tail to the warps this way.
+template <class K>
+__host__ __device__ inline Range warp_range_from(int begin, int k, int w) {
+  const int steps = (k - begin + kStepK - 1) / kStepK;
+  const int per = (steps + K::kWarps - 1) / K::kWarps;
+  const int64_t k0 = begin + static_cast<int64_t>(w) * per * kStepK, k1 = k0 + static_cast<int64_t>(per) * kStepK;
+  return Range{static_cast<int>(k0 < k ? k0 : k), static_cast<int>(k1 < k ? k1 : k)};
+}
+
 template <class K>
 __host__ __device__ inline Range warp_range(int k, int w) {
-  const int steps = (k + kStepK - 1) / kStepK;
-  const int per = (steps + K::kWarps - 1) / K::kWarps;
-  const int64_t k0 = static_cast<int64_t>(w) * per * kStepK, k1 = k0 + static_cast<int64_t>(per) * kStepK;
-  return Range{static_cast<int>(k0 < k ? k0 : k), static_cast<int>(k1 < k ? k1 : k)};
+  return warp_range_from<K>(0, k, w);
 }
 
 // Lane's row pointers: rows g and g + 8 of each tile, and x vector g (null
@@ -211,7 +218,7 @@ __host__ __device__ __forceinline__ void frag_b(const Step<K>& s, int h, uint32_
   r[1] = s.x[2 * h + 1];
 }
 
-// warp_loop walks lane's k range of warp w step by step and hands every
+// warp_loop walks lane's k range r (its warp's) step by step and hands every
 // step's operands, in order, to sink: whole steps UNROLL at a time (all
 // their loads issued before the first is used), then the last 1 to
 // UNROLL - 1 whole steps likewise, then the k tail. Every lane of a warp
@@ -220,12 +227,11 @@ __host__ __device__ __forceinline__ void frag_b(const Step<K>& s, int h, uint32_
 // with it, which device code never calls.)
 #pragma nv_exec_check_disable
 template <class K, bool VEC, class Sink>
-__host__ __device__ __forceinline__ void warp_loop(const Args& a, const Block& b, int w, int lane, Sink& sink) {
+__host__ __device__ __forceinline__ void warp_loop(const Args& a, const Block& b, Range r, int lane, Sink& sink) {
   // The element-by-element path (misaligned operands) keeps one step in
   // flight: unrolled, its 8 x (2 TILES + 1) loads per step set the
   // register count of the whole kernel.
   constexpr int U = VEC ? K::kUnroll : 1;
-  const Range r = warp_range<K>(a.k, w);
   const LanePtrs<K> p = lane_ptrs<K>(a, b, lane);
   const int whole = (r.k1 - r.k0) / kStepK;
   int c = r.k0;
@@ -348,9 +354,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(A
   }
   // The branch is uniform: the launch decides the path for every block.
   if (a.vec) {
-    warp_loop<K, true>(a, b, w, lane, sink);
+    warp_loop<K, true>(a, b, warp_range<K>(a.k, w), lane, sink);
   } else {
-    warp_loop<K, false>(a, b, w, lane, sink);
+    warp_loop<K, false>(a, b, warp_range<K>(a.k, w), lane, sink);
   }
   red_write<K>(w, lane, sink.acc, red);
   __syncthreads();
@@ -467,9 +473,9 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
         for (int lane = 0; lane < 32; ++lane) {
           sinks[lane].steps.clear();
           if (args.vec) {
-            warp_loop<K, true>(args, b, w, lane, sinks[lane]);
+            warp_loop<K, true>(args, b, warp_range<K>(args.k, w), lane, sinks[lane]);
           } else {
-            warp_loop<K, false>(args, b, w, lane, sinks[lane]);
+            warp_loop<K, false>(args, b, warp_range<K>(args.k, w), lane, sinks[lane]);
           }
           assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
         }
