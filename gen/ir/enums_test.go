@@ -72,6 +72,22 @@ func TestGemmNameEncodesConfiguration(t *testing.T) {
 	}
 }
 
+func TestGemvMMANameEncodesConfiguration(t *testing.T) {
+	types := Types{A: F16, B: F16, C: F16, Acc: F32}
+	for _, c := range []struct {
+		p    GemvParams
+		want string
+	}{
+		{GemvParams{ALayout: RowMajor, MMA: true, Warps: 8, Tiles: 1, Unroll: 4, SplitK: 1, MaxBatch: 8}, "hgemvtc_n_f16accf32_w8_t1_u4_m8"},
+		{GemvParams{ALayout: ColMajor, MMA: true, Warps: 8, Tiles: 1, Unroll: 2, SplitK: 8, MaxBatch: 8}, "hgemvtc_t_f16accf32_w8_t1_u2_m8_k8"},
+		{GemvParams{ALayout: RowMajor, MMA: true, Warps: 16, Tiles: 2, Stages: 4, SplitK: 1, MaxBatch: 8}, "hgemvtc_n_f16accf32_w16_t2_s4_m8"},
+	} {
+		if got := InstanceName("hgemvtc", types, &c.p); got != c.want {
+			t.Errorf("InstanceName(%+v) = %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
 func TestGF256NameEncodesConfiguration(t *testing.T) {
 	p := &GF256Params{Strategy: GFNibble, BytesPerThread: 16, Threads: 256, RowsPerBlock: 4}
 	if got, want := InstanceName("gf", Types{}, p), "gf_nibble_v16_t256_r4"; got != want {

@@ -18,11 +18,15 @@ type GemvParams struct {
 	// Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per warp, steps
 	// of 32 k. Layout t (kgen/hgemv_mma_t.cuh): Tiles is 1, a warp owns 64
 	// outputs, steps of 16 k, and SplitK blocks may share a column strip's
-	// k. The other CUDA-core fields above are unused (zero).
+	// k. The other CUDA-core fields above are unused (zero). Stages, above
+	// 0, is layout n with A staged through shared memory
+	// (kgen/hgemv_mma_s.cuh): a ring of that many stages of 256 k, Tiles
+	// 16-row tiles per block, Unroll unused (zero).
 	MMA    bool
 	Warps  int
 	Tiles  int
 	Unroll int
+	Stages int
 }
 
 // Op is GEMV.
@@ -32,14 +36,19 @@ func (*GemvParams) Op() Op { return GEMV }
 // block, vector, split-K, batch), then "_r4" for 4 rows per thread, and
 // "_xs" when x is staged in shared memory as halves or "_xf" as fp32. The
 // tensor-core kernel's is e.g. "n_f16accf32_w8_t1_u4_m8" (warps, tiles per
-// warp, unroll, batch), then "_k8" for 8 blocks splitting k.
+// warp, unroll, batch), then "_k8" for 8 blocks splitting k; staged through
+// shared memory "n_f16accf32_w8_t1_s4_m8" (stages in place of unroll).
 func (p *GemvParams) NameTail(t Types) string {
 	s := fmt.Sprintf("%s_%s", Layouts[p.ALayout].Letter, DTypes[t.A].Name)
 	if t.Acc != t.A {
 		s += "acc" + DTypes[t.Acc].Name
 	}
 	if p.MMA {
-		s += fmt.Sprintf("_w%d_t%d_u%d_m%d", p.Warps, p.Tiles, p.Unroll, p.MaxBatch)
+		if p.Stages > 0 {
+			s += fmt.Sprintf("_w%d_t%d_s%d_m%d", p.Warps, p.Tiles, p.Stages, p.MaxBatch)
+		} else {
+			s += fmt.Sprintf("_w%d_t%d_u%d_m%d", p.Warps, p.Tiles, p.Unroll, p.MaxBatch)
+		}
 		if p.SplitK > 1 {
 			s += fmt.Sprintf("_k%d", p.SplitK)
 		}

@@ -97,7 +97,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 		for _, lp := range f.Layouts {
 			for _, t := range f.Gemv {
 				if t.MMA {
-					p := &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: t.Warps, Tiles: t.Tiles, Unroll: t.Unroll, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
+					p := &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: t.Warps, Tiles: t.Tiles, Unroll: t.Unroll, Stages: t.Stages, SplitK: t.SplitK, MaxBatch: t.MaxBatch}
 					out = append(out, base(p, t.Threads, t.GemvMMASharedBytes(lp.A), t.Line))
 					continue
 				}

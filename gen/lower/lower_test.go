@@ -103,7 +103,7 @@ func TestLowerRealSpec(t *testing.T) {
 					Vector: tl.Vector, XShared: tl.XShared, XF32: tl.XF32, RowsPerThread: tl.RowsPerThread, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
 				smem := 0
 				if tl.MMA {
-					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
+					params = &ir.GemvParams{ALayout: lp.A, MMA: true, Warps: tl.Warps, Tiles: tl.Tiles, Unroll: tl.Unroll, Stages: tl.Stages, SplitK: tl.SplitK, MaxBatch: tl.MaxBatch}
 					smem = tl.GemvMMASharedBytes(lp.A)
 				}
 				name := ir.InstanceName(f.Name, types(f), params)
@@ -210,6 +210,42 @@ func TestLowerRejects(t *testing.T) {
 	s.Families[0].Tilings = []spec.Tiling{{Line: 7}}
 	if _, err := Lower(s); err == nil || !strings.Contains(err.Error(), "k.yaml:7:") {
 		t.Errorf("zero tiling: %v", err)
+	}
+}
+
+const stagedSrc = `version: 1
+targets:
+  - arch: sm_80
+  - arch: sm_86
+families:
+  - name: hgemvtcs
+    op: gemv
+    types: {a: f16, b: f16, c: f16, acc: f32}
+    layouts: [n]
+    archs: [sm_80, sm_86]
+    tilings:
+      - {mma: true, warps: 8, tiles: 2, stages: 3, max_batch: 8}
+`
+
+// TestLowerGemvStaged checks a tensor-core gemv tiling staged through shared
+// memory: its name carries the stages where unroll would be, and its shared
+// memory is the ring of stages, 3 x (32 x 512 + 8 x 528) bytes.
+func TestLowerGemvStaged(t *testing.T) {
+	m, err := Lower(parse(t, "k.yaml", []byte(stagedSrc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Instances) != 1 {
+		t.Fatalf("got %d instances, want 1", len(m.Instances))
+	}
+	want := ir.Instance{
+		Name: "hgemvtcs_n_f16accf32_w8_t2_s3_m8", Family: "hgemvtcs", Op: ir.GEMV,
+		Types: ir.Types{A: ir.F16, B: ir.F16, C: ir.F16, Acc: ir.F32},
+		Archs: []ir.Arch{ir.SM80, ir.SM86}, Threads: 256, SharedBytes: 61824, SpecLine: 12,
+		Params: &ir.GemvParams{ALayout: ir.RowMajor, MMA: true, Warps: 8, Tiles: 2, Stages: 3, SplitK: 1, MaxBatch: 8},
+	}
+	if got := m.Instances[0]; !reflect.DeepEqual(got, want) {
+		t.Errorf("instance:\n got %+v\nwant %+v", got, want)
 	}
 }
 

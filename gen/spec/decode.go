@@ -417,18 +417,28 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 }
 
 // gemvMMATiling decodes a tensor-core tiling of a gemv family (key mma):
-// warps, tiles per warp, unroll and max_batch, all required, and split_k
-// (default 1).
+// warps, tiles per warp and max_batch, all required, exactly one of unroll
+// (A through registers) and stages (A staged through shared memory,
+// kgen/hgemv_mma_s.cuh), and split_k (default 1).
 func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	t := GemvTiling{Line: n.Line, MMA: true, SplitK: 1, RowsPerThread: 1, bad: true}
-	required := []string{"mma", "warps", "tiles", "unroll", "max_batch"}
-	f, ok := d.fields(n, what, append(required, "split_k"), required)
+	required := []string{"mma", "warps", "tiles", "max_batch"}
+	f, ok := d.fields(n, what, []string{"mma", "warps", "tiles", "unroll", "max_batch", "split_k", "stages"}, required)
 	if !ok {
 		return t
 	}
 	good := true
 	for _, k := range required {
 		good = good && f[k] != nil
+	}
+	t.stagesGiven = f["stages"] != nil
+	switch u, s := f["unroll"], f["stages"]; {
+	case u != nil && s != nil:
+		d.errorf(s.Line, "%s: stages and unroll exclude each other: stages copies A through a ring of that many 256-k stages in shared memory (kgen/hgemv_mma_s.cuh), unroll keeps that many steps of A in flight in registers (kgen/hgemv_mma.cuh); keep one", what)
+		good = false
+	case u == nil && s == nil:
+		d.errorf(n.Line, "%s: missing required key \"unroll\" (steps of A in flight in registers), or \"stages\" to stage A through shared memory", what)
+		good = false
 	}
 	if v := f["mma"]; v != nil {
 		mma, ok := d.boolean(v, what+" mma")
@@ -440,7 +450,7 @@ func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	for _, fld := range []struct {
 		key string
 		dst *int
-	}{{"warps", &t.Warps}, {"tiles", &t.Tiles}, {"unroll", &t.Unroll}, {"max_batch", &t.MaxBatch}, {"split_k", &t.SplitK}} {
+	}{{"warps", &t.Warps}, {"tiles", &t.Tiles}, {"unroll", &t.Unroll}, {"stages", &t.Stages}, {"max_batch", &t.MaxBatch}, {"split_k", &t.SplitK}} {
 		if v := f[fld.key]; v != nil {
 			*fld.dst, ok = d.integer(v, what+" "+fld.key)
 			good = good && ok

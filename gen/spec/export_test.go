@@ -12,7 +12,13 @@ func RuleInputs() []string {
 			out = append(out, strings.Replace(base, c.old, c.new, 1))
 		}
 	}
-	out = append(out, ladderBase)
+	out = append(out, fp16Base)
+	for _, c := range fp16Cases {
+		if strings.Count(fp16Base, c.old) == 1 {
+			out = append(out, strings.Replace(fp16Base, c.old, c.new, 1))
+		}
+	}
+	out = append(out, stagedArchs, ladderBase)
 	for _, c := range ladderCases {
 		if strings.Count(ladderBase, c.old) == 1 {
 			out = append(out, strings.Replace(ladderBase, c.old, c.new, 1))

@@ -146,18 +146,37 @@ func checkGemvRows(errorf func(string, ...any), t GemvTiling, rowMajor, transpos
 // The tensor-core gemv: warps split k; the warps' C fragments meet in static
 // shared memory. Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per
 // warp. Layout t (kgen/hgemv_mma_t.cuh): a warp owns 64 outputs (8 mma
-// n-tiles of B), Tiles must be 1.
+// n-tiles of B), Tiles must be 1. Layout n staged (Stages > 0,
+// kgen/hgemv_mma_s.cuh): a block copies its 16 Tiles rows of A and x into a
+// ring of Stages shared-memory stages of 256 k, each of whose 16 k16 steps
+// belongs to one warp; the C fragments meet in the stages' memory.
 var (
-	gemvMMATiles = []int{1, 2}
+	gemvMMATiles       = []int{1, 2}
+	gemvMMAStagedWarps = []int{4, 8, 16}
 )
 
-const gemvMMAMaxUnroll = 8
+const (
+	gemvMMAMaxUnroll = 8
+	// The staged kernel's limits (static_asserts of kgen::hgemv_mma_s::Config)
+	// and a stage's layout: 16 Tiles rows of A of 256 halves (512 bytes),
+	// then 8 vectors of x of 512 bytes, each padded to 528.
+	gemvMMAMinStages      = 2
+	gemvMMAMaxStages      = 8
+	gemvMMAMaxStagedTiles = 4
+	gemvMMAStageRowBytes  = 512
+	gemvMMAStageXRowBytes = gemvMMAStageRowBytes + 16
+	gemvMMAMaxStagedBytes = 227 << 10 // the template's limit, sm_90's
+)
 
-// GemvMMASharedBytes is the static shared memory of a tensor-core gemv
-// block reading A in layout a: per warp, a 16 x 8 fp32 C tile per tile
-// (layout n) or 8 vectors x 64 outputs of fp32 (layout t).
+// GemvMMASharedBytes is the shared memory of a tensor-core gemv block
+// reading A in layout a: per warp, a 16 x 8 fp32 C tile per tile (layout n)
+// or 8 vectors x 64 outputs of fp32 (layout t), static; staged (Stages > 0,
+// layout n), the ring of stages, dynamic, which the reduction reuses.
 func (t GemvTiling) GemvMMASharedBytes(a ir.Layout) int {
-	if a == ir.ColMajor {
+	switch {
+	case t.Stages > 0:
+		return t.Stages * (16*t.Tiles*gemvMMAStageRowBytes + 8*gemvMMAStageXRowBytes)
+	case a == ir.ColMajor:
 		return t.Warps * 8 * 64 * 4
 	}
 	return t.Warps * t.Tiles * 16 * 8 * 4
@@ -165,6 +184,10 @@ func (t GemvTiling) GemvMMASharedBytes(a ir.Layout) int {
 
 func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch, rowMajor, transposed bool) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	if t.Stages != 0 || t.stagesGiven {
+		checkGemvMMAStaged(c, what, t, archs, transposed)
+		return
+	}
 	ok := true
 	if transposed && t.Tiles != 1 {
 		errorf("tiles (%d) must be 1 in a family with layout t: a warp there owns 64 outputs (8 mma n-tiles); give layout n its own family for more tiles", t.Tiles)
@@ -190,10 +213,7 @@ func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch
 	case t.SplitK > 1 && rowMajor:
 		errorf("split_k (%d) is a layout t choice (kgen/hgemv_mma_t.cuh): give layout n its own family, whose blocks split k between their warps", t.SplitK)
 	}
-	perArch(archs, func(a ir.ArchInfo) int { return a.CC }, func(a ir.ArchInfo) bool { return a.CC < 80 },
-		func(_ int, on string) {
-			errorf("mma.sync m16n8k16 with fp32 accumulation needs sm_80 or later; %s lacks it", on)
-		})
+	checkMMAArchs(errorf, archs)
 	if !ok {
 		return
 	}
@@ -207,4 +227,59 @@ func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch
 	if smem := t.GemvMMASharedBytes(ir.ColMajor); transposed && smem > gemvSmemLimit {
 		errorf("the layout t reduction buffer (%d bytes: warps x 2048) exceeds the %d bytes of shared memory a block has; at most %d warps", smem, gemvSmemLimit, gemvSmemLimit/2048)
 	}
+}
+
+// checkMMAArchs refuses archs without mma.sync m16n8k16 (and cp.async and
+// ldmatrix, which the staged kernel also uses).
+func checkMMAArchs(errorf func(string, ...any), archs []ir.Arch) {
+	perArch(archs, func(a ir.ArchInfo) int { return a.CC }, func(a ir.ArchInfo) bool { return a.CC < 80 },
+		func(_ int, on string) {
+			errorf("mma.sync m16n8k16 with fp32 accumulation needs sm_80 or later; %s lacks it", on)
+		})
+}
+
+// checkGemvMMAStaged checks a tiling with stages (kgen/hgemv_mma_s.cuh):
+// layout n only, split_k 1; its ring of stages is dynamic shared memory,
+// refused where an arch of the family cannot give a block that much (sm_86
+// and sm_89: 99 KiB), as the f16 gemm's stages are.
+func checkGemvMMAStaged(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
+	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
+	ok := true
+	if transposed {
+		errorf("stages (%d) is a layout n choice (kgen/hgemv_mma_s.cuh copies whole rows of A into shared memory): put this tiling in a family with layouts [n]", t.Stages)
+		ok = false
+	}
+	if t.Stages < gemvMMAMinStages || t.Stages > gemvMMAMaxStages {
+		errorf("stages (%d) must be %d to %d stages of 256 k in the shared-memory ring", t.Stages, gemvMMAMinStages, gemvMMAMaxStages)
+		ok = false
+	}
+	if !slices.Contains(gemvMMAStagedWarps, t.Warps) {
+		errorf("warps (%d) must be 4, 8 or 16 with stages: each warp takes an equal share of a stage's 16 k16 steps", t.Warps)
+		ok = false
+	}
+	if t.Tiles < 1 || t.Tiles > gemvMMAMaxStagedTiles {
+		errorf("tiles (%d) must be 1 to %d 16-row mma tiles per block with stages", t.Tiles, gemvMMAMaxStagedTiles)
+		ok = false
+	}
+	if !slices.Contains(gemvBatches, t.MaxBatch) {
+		errorf("max_batch (%d) must be 1, 2, 4 or 8 right-hand vectors (the mma's 8 columns)", t.MaxBatch)
+	}
+	if t.SplitK != 1 {
+		errorf("split_k (%d) is a layout t choice (kgen/hgemv_mma_t.cuh); a staged tiling's blocks split k between their warps", t.SplitK)
+	}
+	checkMMAArchs(errorf, archs)
+	if !ok {
+		return
+	}
+	smem := t.GemvMMASharedBytes(ir.RowMajor)
+	if smem > gemvMMAMaxStagedBytes {
+		errorf("%d bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the %d (227 KiB) a block can have on any arch; fewer stages or tiles",
+			smem, gemvMMAMaxStagedBytes)
+		return
+	}
+	perArch(archs, func(a ir.ArchInfo) int { return a.MaxSmemPerBlock }, func(a ir.ArchInfo) bool { return smem > a.MaxSmemPerBlock },
+		func(max int, on string) {
+			errorf("%d bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the %d a block can have on %s; fewer stages or tiles, or a family without %s",
+				smem, max, on, on)
+		})
 }

@@ -88,6 +88,34 @@ var fp16Cases = []ruleCase{
 		"      - {mma: true, warps: 8, tiles: 1, unroll: 4, max_batch: 8, threads: 256}", 20, `unknown key "threads"; the keys are mma, warps, tiles, unroll, max_batch`, 0},
 	{"mma missing key", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
 		"      - {mma: true, warps: 8, tiles: 1, max_batch: 8}", 20, `missing required key "unroll"`, 0},
+	{"mma neither unroll nor stages", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, max_batch: 8}", 20, `missing required key "unroll" (steps of A in flight in registers), or "stages"`, 0},
+	{"mma stages with unroll", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, unroll: 4, stages: 4, max_batch: 8}", 19, "stages and unroll exclude each other", 0},
+	{"mma stages in layout t", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: stages (4) is a layout n choice`, 0},
+	{"mma stages above 8", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 9, max_batch: 8}", 19, "stages (9) must be 2 to 8 stages of 256 k", 0},
+	{"mma stages 1", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 1, max_batch: 8}", 19, "stages (1) must be 2 to 8 stages of 256 k", 0},
+	{"mma stages 0", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 0, max_batch: 8}", 19, "stages (0) must be 2 to 8 stages of 256 k", 0},
+	{"mma stages warps", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 2, tiles: 1, stages: 4, max_batch: 8}", 19, "warps (2) must be 4, 8 or 16 with stages", 0},
+	{"mma stages warps 32", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 32, tiles: 1, stages: 4, max_batch: 8}", 19, "warps (32) must be 4, 8 or 16 with stages", 0},
+	{"mma stages tiles", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 5, stages: 4, max_batch: 8}", 19, "tiles (5) must be 1 to 4 16-row mma tiles per block with stages", 0},
+	{"mma stages batch", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 3}", 19, "max_batch (3) must be 1, 2, 4 or 8", 0},
+	{"mma stages split_k", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8, split_k: 2}", 19, "split_k (2) is a layout t choice", 0},
+	{"mma stages shared memory sm_80", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 4, stages: 5, max_batch: 8}", 19, "184960 bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the 166912 a block can have on sm_80", 0},
+	{"mma stages shared memory every arch", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 16, tiles: 4, stages: 8, max_batch: 8}", 19, "295936 bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the 232448 (227 KiB) a block can have on any arch", 0},
+	{"mma stages not an integer", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: four, max_batch: 8}", 19, "stages must be an integer", 0},
 	{"gemv with a gemm tiling", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
 		"      - {block: [64, 64, 32], warp: [32, 32], stages: 3}", 20, `family "hgemv" tiling 2: a gemv tiling takes threads_per_output`, 0},
 }
@@ -125,6 +153,64 @@ func TestGemvMMATiling(t *testing.T) {
 	got := s.Families[1].Gemv[0]
 	if !got.MMA || got.Warps != 16 || got.Tiles != 2 || got.Unroll != 3 || got.MaxBatch != 4 || got.Threads != 512 || got.GemvMMASharedBytes(ir.RowMajor) != 16384 {
 		t.Errorf("decoded %+v", got)
+	}
+}
+
+// TestGemvMMAStaged checks that tensor-core gemv tilings with stages (A
+// staged through shared memory, kgen/hgemv_mma_s.cuh) are valid in a
+// layout-n family, decode without unroll, and size their ring of stages:
+// stages x (16 x tiles rows of 512 bytes + 8 vectors of 528).
+func TestGemvMMAStaged(t *testing.T) {
+	src := strings.Replace(fp16Base, "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n",
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8}\n"+
+			"      - {mma: true, warps: 16, tiles: 2, stages: 4, max_batch: 8}\n", 1)
+	s, err := Parse("spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Families[1].Gemv[0]
+	if !got.MMA || got.Warps != 8 || got.Tiles != 1 || got.Stages != 4 || got.Unroll != 0 || got.MaxBatch != 8 || got.SplitK != 1 ||
+		got.Threads != 256 || got.GemvMMASharedBytes(ir.RowMajor) != 49664 {
+		t.Errorf("decoded %+v (%d bytes of shared memory)", got, got.GemvMMASharedBytes(ir.RowMajor))
+	}
+	if got := s.Families[1].Gemv[1]; got.Threads != 512 || got.GemvMMASharedBytes(ir.RowMajor) != 82432 {
+		t.Errorf("decoded %+v (%d bytes of shared memory)", got, got.GemvMMASharedBytes(ir.RowMajor))
+	}
+}
+
+// stagedArchs is a staged family on sm_80, sm_86 and sm_90; stagedArchs'
+// second tiling needs 103040 bytes of shared memory, over sm_86's 99 KiB.
+const stagedArchs = `version: 1
+targets:
+  - arch: sm_80
+  - arch: sm_86
+  - arch: sm_90
+families:
+  - name: hgemvtcs
+    op: gemv
+    types: {a: f16, b: f16, c: f16, acc: f32}
+    layouts: [n]
+    archs: [sm_80, sm_86, sm_90]
+    tilings:
+      - {mma: true, warps: 16, tiles: 2, stages: 4, max_batch: 8}
+      - {mma: true, warps: 8, tiles: 2, stages: 5, max_batch: 8}
+`
+
+// TestGemvMMAStagedSharedMemoryPerArch checks that a staged tiling's ring of
+// stages is held to each arch of its family, as the f16 gemm's stages are:
+// 82432 bytes fit sm_86's 99 KiB, 103040 do not and are refused there, and
+// the same tiling in a family without sm_86 is valid.
+func TestGemvMMAStagedSharedMemoryPerArch(t *testing.T) {
+	errs := parseErrs(t, stagedArchs)
+	if len(errs) != 1 || errs[0].Line != 14 ||
+		!strings.Contains(errs[0].Msg, `family "hgemvtcs" tiling 2: 103040 bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the 101376 a block can have on sm_86`) {
+		t.Errorf("want one error at line 14 for sm_86, got:\n%v", errs)
+	}
+	if errs := parseErrs(t, strings.Replace(stagedArchs, "archs: [sm_80, sm_86, sm_90]", "archs: [sm_80, sm_90]", 1)); errs != nil {
+		t.Errorf("without sm_86: %v", errs)
+	}
+	if errs := parseErrs(t, strings.Replace(stagedArchs, "      - {mma: true, warps: 8, tiles: 2, stages: 5, max_batch: 8}\n", "", 1)); errs != nil {
+		t.Errorf("the tiling that fits sm_86: %v", errs)
 	}
 }
 

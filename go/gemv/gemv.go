@@ -42,11 +42,14 @@ type Instance struct {
 	// ThreadsPerOutput to RowsPerThread are zero): Warps split k. Row-major
 	// A: each warp with Tiles 16-row mma tiles and Unroll 32-wide k steps in
 	// flight. Transposed A: each warp with 64 outputs (Tiles 1) and Unroll
-	// 16-wide k steps in flight.
+	// 16-wide k steps in flight. Stages, above 0: row-major A staged
+	// through shared memory in that many stages of 256 k, each warp taking
+	// its share of a stage's k (Unroll is 0).
 	MMA    bool
 	Warps  int
 	Tiles  int
 	Unroll int
+	Stages int
 }
 
 // Engine runs HGEMVs on one device.
@@ -112,7 +115,8 @@ func describe(ks []kernels.GEMV) []Instance {
 		c := k.Config
 		out[i] = Instance{Name: k.Name, Arch: k.Arch, Transposed: c.A == kernels.ColMajor, ThreadsPerOutput: c.ThreadsPerOutput,
 			OutputsPerBlock: c.OutputsPerBlock, Vector: c.Vector, XShared: c.XShared, XF32: c.XF32, RowsPerThread: c.RowsPerThread,
-			SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads, MMA: c.MMA, Warps: c.Warps, Tiles: c.Tiles, Unroll: c.Unroll}
+			SplitK: c.SplitK, MaxBatch: c.MaxBatch, Threads: k.Threads, MMA: c.MMA, Warps: c.Warps, Tiles: c.Tiles, Unroll: c.Unroll,
+			Stages: c.Stages}
 	}
 	return out
 }
@@ -356,10 +360,14 @@ func oneVectorSplitT(c kernels.GEMVConfig) bool {
 // of 8 warps, one wave at two per SM; 16 warps took 4% longer), else 16
 // warps of one tile (at most 128 blocks up to 2048, where more warps split k
 // finer for latency; 3-5% ahead of 8 warps from 8192 to 16384). Two tiles
-// per warp never led (1-7% behind).
+// per warp never led (1-7% behind). From n = 4096 the kernels that stage A
+// through shared memory lead (mmaOrderStaged).
 func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 	if c.A != kernels.RowMajor {
 		return mmaOrderT(c, m, n)
+	}
+	if c.Stages > 0 {
+		return mmaOrderStaged(c, m, n)
 	}
 	if m < 2 && n > 2048 {
 		return 4
@@ -372,6 +380,37 @@ func mmaOrder(c kernels.GEMVConfig, m, n int) int {
 		return -2
 	}
 	return -1
+}
+
+// mmaOrderStaged places a kernel that stages A through shared memory
+// (Stages > 0, kgen/hgemv_mma_s.cuh): -3, ahead of every other kernel, for
+// the tiling that led at (m, n), else 5 (behind the unstaged tensor-core
+// kernels and the one-vector CUDA-core kernel). Session 10's H100 harness
+// (bench/results/h100-2026-11-24-session10.md; n = 1024 to 16384, 1 to 8
+// vectors, weights rotated past L2) measured them ahead of the unstaged
+// kernels from n = 4096 (0.95-0.99x of a read of the weights against
+// 0.90-0.95x at 8 vectors) and behind up to n = 2048 (5.2-5.7 us at 2048^2
+// against 5.0 for 16 unstaged warps). The tilings that led: one vector, or
+// up to 4 below n = 8192, 8 warps of one tile in 8 stages (two blocks of 97
+// KiB per SM); 5 to 8 vectors below 8192, 16 warps of two tiles in 4
+// stages; from 8192 with 2 vectors or more, 8 warps of two tiles in 4
+// stages (half the copies of x per byte of A). One vector from n = 8192 up
+// stays with the CUDA-core kernel (1-3% ahead at 11008 and 14336 outputs).
+func mmaOrderStaged(c kernels.GEMVConfig, m, n int) int {
+	if n <= 2048 || (m < 2 && n > 8192) {
+		return 5
+	}
+	want := kernels.GEMVConfig{Warps: 8, Tiles: 2, Stages: 4}
+	switch {
+	case n < 8192 && m > 4:
+		want = kernels.GEMVConfig{Warps: 16, Tiles: 2, Stages: 4}
+	case n < 8192 || m < 2:
+		want = kernels.GEMVConfig{Warps: 8, Tiles: 1, Stages: 8}
+	}
+	if c.Warps == want.Warps && c.Tiles == want.Tiles && c.Stages == want.Stages {
+		return -3
+	}
+	return 5
 }
 
 // mmaOrderT places a tensor-core instance for a transposed A

@@ -130,6 +130,54 @@ func TestPickTensorCores(t *testing.T) {
 	assert.Less(t, mmaOrder(w8t1.Config, 8, 4096), mmaOrder(w4t2.Config, 8, 4096))
 }
 
+// TestPickStaged checks the measured place of the kernels that stage A
+// through shared memory (Stages > 0): first from n = 4096, by vectors and n,
+// except one vector past n = 8192 (the CUDA-core kernel); never up to n =
+// 2048, where the built table's picks are the picks without them.
+func TestPickStaged(t *testing.T) {
+	staged := func(name string, warps, tiles, stages int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, SplitK: 1,
+			MMA: true, Warps: warps, Tiles: tiles, Stages: stages}}
+	}
+	tc := func(name string, warps, tiles int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, SplitK: 1,
+			MMA: true, Warps: warps, Tiles: tiles, Unroll: 4}}
+	}
+	xs := kernels.GEMV{Info: kernels.Info{Name: "xs"}, Config: kernels.GEMVConfig{MaxBatch: 1, ThreadsPerOutput: 32, SplitK: 1, Vector: 8, XShared: true}}
+	all := []kernels.GEMV{staged("w8t1s8", 8, 1, 8), staged("w8t2s4", 8, 2, 4), staged("w16t2s4", 16, 2, 4), xs,
+		tc("w16t1", 16, 1), tc("w8t1", 8, 1)}
+	for _, c := range []struct {
+		m, n int
+		want string
+	}{
+		{1, 1024, "w16t1"}, {8, 2048, "w16t1"},
+		{1, 4096, "w8t1s8"}, {4, 4096, "w8t1s8"}, {5, 4096, "w16t2s4"}, {8, 4096, "w16t2s4"},
+		{1, 8192, "w8t1s8"}, {2, 8192, "w8t2s4"}, {8, 16384, "w8t2s4"}, {12, 11008, "w8t2s4"},
+		{1, 11008, "xs"}, {1, 16384, "xs"},
+	} {
+		assert.Equal(t, c.want, pick(all, c.m, c.n).Name, "m = %d, n = %d", c.m, c.n)
+	}
+
+	// The built table, every arch: up to n = 2048 the pick with the staged
+	// kernels is the pick without them.
+	unstaged := func(c kernels.GEMV) bool { return c.Config.Stages == 0 }
+	for _, tg := range kernels.Targets {
+		ks := kernels.ForArch(kernels.GEMVs, tg.Arch)
+		for _, tr := range []bool{false, true} {
+			layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == tr }
+			for m := 1; m <= 17; m++ {
+				for _, n := range []int{1, 256, 1024, 1536, 2048} {
+					with, ok := pickFrom(ks, layoutIs, m, n)
+					require.True(t, ok)
+					without, ok := pickFrom(ks, func(c kernels.GEMV) bool { return layoutIs(c) && unstaged(c) }, m, n)
+					require.True(t, ok)
+					assert.Equal(t, without.Name, with.Name, "sm_%d, transposed %v, m = %d, n = %d", tg.Arch, tr, m, n)
+				}
+			}
+		}
+	}
+}
+
 // TestPickTensorCoresT checks the measured place of the tensor-core
 // kernels of a transposed A: first for any number of vectors (for 1024 <= n
 // <= 2048 the one whose blocks split k, else 16 warps up to n = 8192, then

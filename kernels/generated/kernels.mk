@@ -86,6 +86,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtcs_n_f16accf32_w16_t2_s4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtcs_n_f16accf32_w8_t1_s8_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtcs_n_f16accf32_w8_t2_s4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
@@ -214,6 +217,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtcs_n_f16accf32_w16_t2_s4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtcs_n_f16accf32_w8_t1_s8_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtcs_n_f16accf32_w8_t2_s4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
@@ -342,6 +348,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtcs_n_f16accf32_w16_t2_s4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtcs_n_f16accf32_w8_t1_s8_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtcs_n_f16accf32_w8_t2_s4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
@@ -482,6 +491,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w4_t2_u2_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtc_n_f16accf32_w8_t2_u2_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtcs_n_f16accf32_w16_t2_s4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtcs_n_f16accf32_w8_t1_s8_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtcs_n_f16accf32_w8_t2_s4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w16_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u2_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \

@@ -437,6 +437,24 @@ int kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm86(int device, int m, int n, int k, f
 int kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemvtcs_n_f16accf32_w16_t2_s4_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvtcs_n_f16accf32_w8_t1_s8_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvtcs_n_f16accf32_w8_t2_s4_m8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* hgemvtct_t_f16accf32_w16_t1_u2_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemvtct_t_f16accf32_w16_t1_u2_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvtct_t_f16accf32_w16_t1_u2_m8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);

@@ -207,8 +207,12 @@ func check(t *testing.T, p problem, l layout, alpha, beta float32, q placed) {
 	}
 }
 
+// shapes: odd and degenerate ones (the element paths: k odd makes every
+// row misaligned), then whole 256-k stages of the staged kernels with a k
+// tail of one step and of 248 (k = 1544, 504; rows past n in the last
+// block at n = 129), then a large one.
 var shapes = []struct{ n, k int }{
-	{1, 1}, {7, 7}, {1, 4097}, {4097, 1}, {35, 4095}, {64, 4097}, {33, 256}, {4096, 4096},
+	{1, 1}, {7, 7}, {1, 4097}, {4097, 1}, {35, 4095}, {64, 4097}, {33, 256}, {40, 1544}, {129, 504}, {4096, 4096},
 }
 
 // TestEveryInstance runs every instance on every shape, batch and layout

@@ -133,9 +133,22 @@ var hgemvMMAT = opConfig{
 	config: emit.Template("hgemvmmat.config", `struct Config : kgen::hgemv_mma_t::Config</*warps*/ {{.P.Warps}}, /*unroll*/ {{.P.Unroll}}, /*max batch*/ {{.P.MaxBatch}}{{if gt .P.SplitK 1}}, /*split-K*/ {{.P.SplitK}}{{end}}> {};`, funcs),
 }
 
+// hgemvMMAS is the GEMV config of tensor-core instances of layout n with A
+// staged through shared memory (stages > 0): a ring of stages of 256 k
+// (kgen/hgemv_mma_s.cuh), dynamic shared memory; the static_assert holds
+// the spec's size to the template's.
+var hgemvMMAS = opConfig{
+	header: "kgen/hgemv_mma_s.cuh", namespace: "kgen::hgemv_mma_s",
+	describe: emit.Template("hgemvmmas.describe", `fp16 GEMV on tensor cores (mma.sync m16n8k16: 16 rows of A x 8 vectors), y = alpha * A * x + beta * y, A n x k row-major, {{.In.Types.Acc}} accumulation;
+// A staged through shared memory ({{.P.Stages}} stages of 256 k, cp.async, ldmatrix), {{.P.Warps}} warps splitting each stage's k, {{.P.Tiles}} x 16 rows per block, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
+	config: emit.Template("hgemvmmas.config", `struct Config : kgen::hgemv_mma_s::Config</*warps*/ {{.P.Warps}}, /*tiles*/ {{.P.Tiles}}, /*stages*/ {{.P.Stages}}, /*max batch*/ {{.P.MaxBatch}}> {};
+static_assert(Config::kSmemBytes == {{.In.SharedBytes}}, "shared memory differs from the spec's");`, funcs),
+}
+
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs
 // the fp16 one, for ladder steps the ladder's, for tensor-core GEMVs
-// hgemvMMA (layout n) or hgemvMMAT (layout t).
+// hgemvMMA (layout n), hgemvMMAS (layout n, staged) or hgemvMMAT (layout
+// t).
 func configFor(in ir.Instance) (opConfig, bool) {
 	if p := in.Gemm(); p != nil && p.MMA {
 		return hgemm, true
@@ -144,8 +157,11 @@ func configFor(in ir.Instance) (opConfig, bool) {
 		return ladder, true
 	}
 	if p, ok := in.Params.(*ir.GemvParams); ok && p.MMA {
-		if p.ALayout == ir.ColMajor {
+		switch {
+		case p.ALayout == ir.ColMajor:
 			return hgemvMMAT, true
+		case p.Stages > 0:
+			return hgemvMMAS, true
 		}
 		return hgemvMMA, true
 	}

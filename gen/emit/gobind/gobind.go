@@ -40,7 +40,7 @@ var entries = map[ir.Op]*template.Template{
 		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}{{if .P.LaneMap}}, LaneMap: "{{.P.LaneMap}}"{{end}}{{if .P.Ladder}}, Ladder: "{{.P.Ladder}}"{{end}}}`, funcs),
 	ir.GEMV: emit.Template("gemv.entry", `Config: GEMVConfig{A: {{goLayout .P.ALayout}}, ThreadsPerOutput: {{.P.ThreadsPerOutput}}, OutputsPerBlock: {{.P.OutputsPerBlock}},
 		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, XF32: {{.P.XF32}}, RowsPerThread: {{.P.RowsPerThread}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}
-		{{- if .P.MMA}}, MMA: true, Warps: {{.P.Warps}}, Tiles: {{.P.Tiles}}, Unroll: {{.P.Unroll}}{{end}}}`, funcs),
+		{{- if .P.MMA}}, MMA: true, Warps: {{.P.Warps}}, Tiles: {{.P.Tiles}}, {{if .P.Stages}}Stages: {{.P.Stages}}{{else}}Unroll: {{.P.Unroll}}{{end}}{{end}}}`, funcs),
 	ir.GF256MatMul: emit.Template("gf256.entry", `Config: GF256Config{Strategy: {{goStrategy .P.Strategy}}, BytesPerThread: {{.P.BytesPerThread}}, RowsPerBlock: {{.P.RowsPerBlock}}, Stages: {{.P.Stages}}}`, funcs),
 }
 

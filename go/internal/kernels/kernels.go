@@ -156,12 +156,19 @@ type GEMVConfig struct {
 	RowsPerThread    int  // row-major A: rows of A each thread reads at the same k
 	SplitK           int
 	MaxBatch         int
-	// MMA marks the tensor-core kernel (row-major A only): Warps split k,
-	// each with Tiles 16-row mma tiles and Unroll 32-wide k steps in flight.
+	// MMA marks the tensor-core kernel: Warps split k. Row-major A: each
+	// warp with Tiles 16-row mma tiles and Unroll 32-wide k steps in flight;
+	// transposed A: each warp with 64 outputs (Tiles 1) and Unroll 16-wide k
+	// steps in flight.
 	MMA    bool
 	Warps  int
 	Tiles  int
 	Unroll int
+	// Stages, above 0, marks the tensor-core kernel of a row-major A staged
+	// through shared memory (kgen/hgemv_mma_s.cuh): a block copies its 16
+	// Tiles rows of A into a cp.async ring of Stages stages of 256 k, each
+	// warp taking its share of a stage's k; Unroll is 0 there.
+	Stages int
 }
 
 // GEMVParams are a GEMV launcher's arguments: y = alpha * op(A) * x + beta

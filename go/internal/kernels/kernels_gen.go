@@ -2283,6 +2283,54 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 2, Unroll: 2},
 		Launch: kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm90},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w16_t2_s4_m8", Family: "hgemvtcs", Arch: 80, Threads: 512, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm80},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w16_t2_s4_m8", Family: "hgemvtcs", Arch: 86, Threads: 512, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm86},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w16_t2_s4_m8", Family: "hgemvtcs", Arch: 89, Threads: 512, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm89},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w16_t2_s4_m8", Family: "hgemvtcs", Arch: 90, Threads: 512, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm90},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t1_s8_m8", Family: "hgemvtcs", Arch: 80, Threads: 256, SharedBytes: 99328},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Stages: 8},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm80},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t1_s8_m8", Family: "hgemvtcs", Arch: 86, Threads: 256, SharedBytes: 99328},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Stages: 8},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm86},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t1_s8_m8", Family: "hgemvtcs", Arch: 89, Threads: 256, SharedBytes: 99328},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Stages: 8},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm89},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t1_s8_m8", Family: "hgemvtcs", Arch: 90, Threads: 256, SharedBytes: 99328},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 1, Stages: 8},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm90},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t2_s4_m8", Family: "hgemvtcs", Arch: 80, Threads: 256, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm80},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t2_s4_m8", Family: "hgemvtcs", Arch: 86, Threads: 256, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm86},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t2_s4_m8", Family: "hgemvtcs", Arch: 89, Threads: 256, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm89},
+	{Info: Info{Name: "hgemvtcs_n_f16accf32_w8_t2_s4_m8", Family: "hgemvtcs", Arch: 90, Threads: 256, SharedBytes: 82432},
+		Config: GEMVConfig{A: RowMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 8, Tiles: 2, Stages: 4},
+		Launch: kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm90},
 	{Info: Info{Name: "hgemvtct_t_f16accf32_w16_t1_u2_m8", Family: "hgemvtct", Arch: 80, Threads: 512, SharedBytes: 32768},
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Unroll: 2},
@@ -3571,6 +3619,54 @@ func kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm89(p *GEMVParams) int {
 
 func kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemvtc_n_f16accf32_w8_t2_u2_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w16_t2_s4_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t1_s8_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcs_n_f16accf32_w8_t2_s4_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_hgemvtct_t_f16accf32_w16_t1_u2_m8_sm80(p *GEMVParams) int {
