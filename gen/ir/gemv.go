@@ -19,9 +19,10 @@ type GemvParams struct {
 	// of 32 k. Layout t (kgen/hgemv_mma_t.cuh): Tiles is 1, a warp owns 64
 	// outputs, steps of 16 k, and SplitK blocks may share a column strip's
 	// k. The other CUDA-core fields above are unused (zero). Stages, above
-	// 0, is layout n with A staged through shared memory
-	// (kgen/hgemv_mma_s.cuh): a ring of that many stages of 256 k, Tiles
-	// 16-row tiles per block, Unroll unused (zero).
+	// 0, stages A through shared memory in a ring of that many stages,
+	// Unroll unused (zero): layout n (kgen/hgemv_mma_s.cuh) stages of 256 k
+	// of Tiles 16-row tiles per block; layout t (kgen/hgemv_mma_ts.cuh)
+	// stages of 64 rows of the block's 64 outputs.
 	MMA    bool
 	Warps  int
 	Tiles  int

@@ -419,7 +419,7 @@ func (d *decoder) gemvTiling(n *yaml.Node, what string) GemvTiling {
 // gemvMMATiling decodes a tensor-core tiling of a gemv family (key mma):
 // warps, tiles per warp and max_batch, all required, exactly one of unroll
 // (A through registers) and stages (A staged through shared memory,
-// kgen/hgemv_mma_s.cuh), and split_k (default 1).
+// kgen/hgemv_mma_s.cuh and hgemv_mma_ts.cuh), and split_k (default 1).
 func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	t := GemvTiling{Line: n.Line, MMA: true, SplitK: 1, RowsPerThread: 1, bad: true}
 	required := []string{"mma", "warps", "tiles", "max_batch"}
@@ -434,7 +434,7 @@ func (d *decoder) gemvMMATiling(n *yaml.Node, what string) GemvTiling {
 	t.stagesGiven = f["stages"] != nil
 	switch u, s := f["unroll"], f["stages"]; {
 	case u != nil && s != nil:
-		d.errorf(s.Line, "%s: stages and unroll exclude each other: stages copies A through a ring of that many 256-k stages in shared memory (kgen/hgemv_mma_s.cuh), unroll keeps that many steps of A in flight in registers (kgen/hgemv_mma.cuh); keep one", what)
+		d.errorf(s.Line, "%s: stages and unroll exclude each other: stages copies A through a ring of that many stages in shared memory (kgen/hgemv_mma_s.cuh, hgemv_mma_ts.cuh), unroll keeps that many steps of A in flight in registers (kgen/hgemv_mma.cuh); keep one", what)
 		good = false
 	case u == nil && s == nil:
 		d.errorf(n.Line, "%s: missing required key \"unroll\" (steps of A in flight in registers), or \"stages\" to stage A through shared memory", what)

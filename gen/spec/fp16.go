@@ -146,10 +146,11 @@ func checkGemvRows(errorf func(string, ...any), t GemvTiling, rowMajor, transpos
 // The tensor-core gemv: warps split k; the warps' C fragments meet in static
 // shared memory. Layout n (kgen/hgemv_mma.cuh): Tiles 16-row mma tiles per
 // warp. Layout t (kgen/hgemv_mma_t.cuh): a warp owns 64 outputs (8 mma
-// n-tiles of B), Tiles must be 1. Layout n staged (Stages > 0,
-// kgen/hgemv_mma_s.cuh): a block copies its 16 Tiles rows of A and x into a
-// ring of Stages shared-memory stages of 256 k, each of whose 16 k16 steps
-// belongs to one warp; the C fragments meet in the stages' memory.
+// n-tiles of B), Tiles must be 1. Staged (Stages > 0): a block copies A and
+// x into a ring of Stages shared-memory stages whose k16 steps the warps
+// share, and the C fragments meet in the stages' memory; layout n
+// (kgen/hgemv_mma_s.cuh) stages 16 Tiles rows of 256 k, layout t
+// (kgen/hgemv_mma_ts.cuh) 64 rows of the block's 64 outputs.
 var (
 	gemvMMATiles       = []int{1, 2}
 	gemvMMAStagedWarps = []int{4, 8, 16}
@@ -166,14 +167,24 @@ const (
 	gemvMMAStageRowBytes  = 512
 	gemvMMAStageXRowBytes = gemvMMAStageRowBytes + 16
 	gemvMMAMaxStagedBytes = 227 << 10 // the template's limit, sm_90's
+	// Layout t (kgen::hgemv_mma_ts::Config): a stage is 64 rows of A of the
+	// block's 64 outputs (128 bytes), then 8 vectors of 64 k padded to 144.
+	gemvMMATStageRows      = 64
+	gemvMMATStageRowBytes  = 128
+	gemvMMATStageXRowBytes = 144
 )
 
 // GemvMMASharedBytes is the shared memory of a tensor-core gemv block
 // reading A in layout a: per warp, a 16 x 8 fp32 C tile per tile (layout n)
-// or 8 vectors x 64 outputs of fp32 (layout t), static; staged (Stages > 0,
-// layout n), the ring of stages, dynamic, which the reduction reuses.
+// or 8 vectors x 64 outputs of fp32 (layout t), static; staged (Stages > 0),
+// the ring of stages, dynamic, which the reduction reuses: layout n, 16
+// Tiles rows of 256 k and 8 vectors of x; layout t (kgen/hgemv_mma_ts.cuh),
+// 64 rows (k) of the block's 64 outputs and 8 vectors of 64 k, padded to 144
+// bytes.
 func (t GemvTiling) GemvMMASharedBytes(a ir.Layout) int {
 	switch {
+	case t.Stages > 0 && a == ir.ColMajor:
+		return t.Stages * (gemvMMATStageRows*gemvMMATStageRowBytes + 8*gemvMMATStageXRowBytes)
 	case t.Stages > 0:
 		return t.Stages * (16*t.Tiles*gemvMMAStageRowBytes + 8*gemvMMAStageXRowBytes)
 	case a == ir.ColMajor:
@@ -185,7 +196,7 @@ func (t GemvTiling) GemvMMASharedBytes(a ir.Layout) int {
 func checkGemvMMATiling(c *collector, what string, t GemvTiling, archs []ir.Arch, rowMajor, transposed bool) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	if t.Stages != 0 || t.stagesGiven {
-		checkGemvMMAStaged(c, what, t, archs, transposed)
+		checkGemvMMAStaged(c, what, t, archs, rowMajor, transposed)
 		return
 	}
 	ok := true
@@ -238,48 +249,61 @@ func checkMMAArchs(errorf func(string, ...any), archs []ir.Arch) {
 		})
 }
 
-// checkGemvMMAStaged checks a tiling with stages (kgen/hgemv_mma_s.cuh):
-// layout n only, split_k 1; its ring of stages is dynamic shared memory,
-// refused where an arch of the family cannot give a block that much (sm_86
-// and sm_89: 99 KiB), as the f16 gemm's stages are.
-func checkGemvMMAStaged(c *collector, what string, t GemvTiling, archs []ir.Arch, transposed bool) {
+// checkGemvMMAStaged checks a tiling with stages: layout n
+// (kgen/hgemv_mma_s.cuh) with split_k 1, or layout t (kgen/hgemv_mma_ts.cuh)
+// with tiles 1, in a family of one layout (the two are different kernels);
+// its ring of stages is dynamic shared memory, refused where an arch of the
+// family cannot give a block that much (sm_86 and sm_89: 99 KiB), as the f16
+// gemm's stages are.
+func checkGemvMMAStaged(c *collector, what string, t GemvTiling, archs []ir.Arch, rowMajor, transposed bool) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	ok := true
-	if transposed {
-		errorf("stages (%d) is a layout n choice (kgen/hgemv_mma_s.cuh copies whole rows of A into shared memory): put this tiling in a family with layouts [n]", t.Stages)
+	if rowMajor && transposed {
+		errorf("stages (%d) needs a family of one layout: layout n stages whole rows of A (kgen/hgemv_mma_s.cuh), layout t column strips (kgen/hgemv_mma_ts.cuh)", t.Stages)
 		ok = false
 	}
 	if t.Stages < gemvMMAMinStages || t.Stages > gemvMMAMaxStages {
-		errorf("stages (%d) must be %d to %d stages of 256 k in the shared-memory ring", t.Stages, gemvMMAMinStages, gemvMMAMaxStages)
+		errorf("stages (%d) must be %d to %d stages in the shared-memory ring", t.Stages, gemvMMAMinStages, gemvMMAMaxStages)
 		ok = false
 	}
 	if !slices.Contains(gemvMMAStagedWarps, t.Warps) {
-		errorf("warps (%d) must be 4, 8 or 16 with stages: each warp takes an equal share of a stage's 16 k16 steps", t.Warps)
+		errorf("warps (%d) must be 4, 8 or 16 with stages: each warp takes an equal share of a stage's k16 steps", t.Warps)
 		ok = false
 	}
-	if t.Tiles < 1 || t.Tiles > gemvMMAMaxStagedTiles {
+	switch {
+	case transposed && t.Tiles != 1:
+		errorf("tiles (%d) must be 1 in a family with layout t: a block there owns 64 outputs", t.Tiles)
+		ok = false
+	case t.Tiles < 1 || t.Tiles > gemvMMAMaxStagedTiles:
 		errorf("tiles (%d) must be 1 to %d 16-row mma tiles per block with stages", t.Tiles, gemvMMAMaxStagedTiles)
 		ok = false
 	}
 	if !slices.Contains(gemvBatches, t.MaxBatch) {
 		errorf("max_batch (%d) must be 1, 2, 4 or 8 right-hand vectors (the mma's 8 columns)", t.MaxBatch)
 	}
-	if t.SplitK != 1 {
-		errorf("split_k (%d) is a layout t choice (kgen/hgemv_mma_t.cuh); a staged tiling's blocks split k between their warps", t.SplitK)
+	switch {
+	case t.SplitK < 1 || t.SplitK > 64:
+		errorf("split_k (%d) must be between 1 and 64 blocks per column strip", t.SplitK)
+	case t.SplitK > 1 && !transposed:
+		errorf("split_k (%d) is a layout t choice (kgen/hgemv_mma_ts.cuh); a layout n staged tiling's blocks split k between their warps", t.SplitK)
 	}
 	checkMMAArchs(errorf, archs)
 	if !ok {
 		return
 	}
-	smem := t.GemvMMASharedBytes(ir.RowMajor)
+	layout, ring := ir.RowMajor, "stages x (16 x tiles rows x 512 + 8 vectors x 528)"
+	if transposed {
+		layout, ring = ir.ColMajor, "stages x (64 rows x 128 + 8 vectors x 144)"
+	}
+	smem := t.GemvMMASharedBytes(layout)
 	if smem > gemvMMAMaxStagedBytes {
-		errorf("%d bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the %d (227 KiB) a block can have on any arch; fewer stages or tiles",
-			smem, gemvMMAMaxStagedBytes)
+		errorf("%d bytes of shared memory (%s) exceed the %d (227 KiB) a block can have on any arch; fewer stages or tiles",
+			smem, ring, gemvMMAMaxStagedBytes)
 		return
 	}
 	perArch(archs, func(a ir.ArchInfo) int { return a.MaxSmemPerBlock }, func(a ir.ArchInfo) bool { return smem > a.MaxSmemPerBlock },
 		func(max int, on string) {
-			errorf("%d bytes of shared memory (stages x (16 x tiles rows x 512 + 8 vectors x 528)) exceed the %d a block can have on %s; fewer stages or tiles, or a family without %s",
-				smem, max, on, on)
+			errorf("%d bytes of shared memory (%s) exceed the %d a block can have on %s; fewer stages or tiles, or a family without %s",
+				smem, ring, max, on, on)
 		})
 }

@@ -92,14 +92,18 @@ var fp16Cases = []ruleCase{
 		"      - {mma: true, warps: 8, tiles: 1, max_batch: 8}", 20, `missing required key "unroll" (steps of A in flight in registers), or "stages"`, 0},
 	{"mma stages with unroll", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
 		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, unroll: 4, stages: 4, max_batch: 8}", 19, "stages and unroll exclude each other", 0},
-	{"mma stages in layout t", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
-		"      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: stages (4) is a layout n choice`, 0},
+	{"mma stages in both layouts", "      - {threads_per_output: 1, outputs_per_block: 256, vector: 1, x_in_shared: true, threads: 256, max_batch: 1}",
+		"      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8}", 20, `family "hgemv" tiling 2: stages (4) needs a family of one layout`, 0},
+	{"mma stages t tiles", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 2, stages: 4, max_batch: 8}", 19, "tiles (2) must be 1 in a family with layout t", 0},
+	{"mma stages t split_k", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
+		"layouts: [t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 4, max_batch: 8, split_k: 65}", 19, "split_k (65) must be between 1 and 64", 0},
 	{"mma stages above 8", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
-		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 9, max_batch: 8}", 19, "stages (9) must be 2 to 8 stages of 256 k", 0},
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 9, max_batch: 8}", 19, "stages (9) must be 2 to 8 stages in the shared-memory ring", 0},
 	{"mma stages 1", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
-		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 1, max_batch: 8}", 19, "stages (1) must be 2 to 8 stages of 256 k", 0},
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 1, max_batch: 8}", 19, "stages (1) must be 2 to 8 stages in the shared-memory ring", 0},
 	{"mma stages 0", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
-		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 0, max_batch: 8}", 19, "stages (0) must be 2 to 8 stages of 256 k", 0},
+		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 8, tiles: 1, stages: 0, max_batch: 8}", 19, "stages (0) must be 2 to 8 stages in the shared-memory ring", 0},
 	{"mma stages warps", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
 		"layouts: [n]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 2, tiles: 1, stages: 4, max_batch: 8}", 19, "warps (2) must be 4, 8 or 16 with stages", 0},
 	{"mma stages warps 32", "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {threads_per_output: 32, outputs_per_block: 8, vector: 8, split_k: 1, threads: 256, max_batch: 8}",
@@ -175,6 +179,26 @@ func TestGemvMMAStaged(t *testing.T) {
 	}
 	if got := s.Families[1].Gemv[1]; got.Threads != 512 || got.GemvMMASharedBytes(ir.RowMajor) != 82432 {
 		t.Errorf("decoded %+v (%d bytes of shared memory)", got, got.GemvMMASharedBytes(ir.RowMajor))
+	}
+}
+
+// TestGemvMMAStagedT checks that a staged tiling is valid in a layout-t
+// family, with split-K, and sizes its ring: stages x (64 rows x 128 bytes +
+// 8 vectors x 144).
+func TestGemvMMAStagedT(t *testing.T) {
+	src := strings.Replace(fp16Base, "layouts: [n, t]\n    archs: [sm_80, sm_90]\n    tilings:\n",
+		"layouts: [t]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {mma: true, warps: 16, tiles: 1, stages: 4, max_batch: 8}\n"+
+			"      - {mma: true, warps: 8, tiles: 1, stages: 6, max_batch: 4, split_k: 2}\n", 1)
+	s, err := Parse("spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Families[1].Gemv[0]
+	if !got.MMA || got.Warps != 16 || got.Stages != 4 || got.Threads != 512 || got.GemvMMASharedBytes(ir.ColMajor) != 37376 {
+		t.Errorf("decoded %+v (%d bytes of shared memory)", got, got.GemvMMASharedBytes(ir.ColMajor))
+	}
+	if got := s.Families[1].Gemv[1]; got.SplitK != 2 || got.GemvMMASharedBytes(ir.ColMajor) != 56064 {
+		t.Errorf("decoded %+v (%d bytes of shared memory)", got, got.GemvMMASharedBytes(ir.ColMajor))
 	}
 }
 

@@ -97,15 +97,17 @@ type GemvTiling struct {
 	Threads          int  // threads per block
 	MaxBatch         int  // right-hand vectors M the instance handles: 1, 2, 4 or 8
 	// MMA marks a tensor-core tiling (key mma: true; kgen/hgemv_mma.cuh):
-	// Warps, Tiles, Unroll or (layout n) Stages, MaxBatch and (layout t)
-	// SplitK only, Threads is 32 Warps.
+	// Warps, Tiles, Unroll or Stages, MaxBatch and (layout t) SplitK only,
+	// Threads is 32 Warps.
 	MMA    bool
 	Warps  int // warps per block, splitting k between them
 	Tiles  int // 16-row mma tiles per warp, sharing each x fragment
 	Unroll int // 32-wide k steps whose loads are in flight together; 0 with Stages
-	// Stages, above 0, stages A through shared memory (kgen/hgemv_mma_s.cuh,
-	// layout n): a cp.async ring of that many stages of 256 k, the MMAs
-	// reading them with ldmatrix. Exactly one of Unroll and Stages is given.
+	// Stages, above 0, stages A through shared memory in a cp.async ring of
+	// that many stages, the MMAs reading them with ldmatrix: layout n
+	// (kgen/hgemv_mma_s.cuh) stages of 256 k, layout t
+	// (kgen/hgemv_mma_ts.cuh) stages of 64 rows of the block's 64 outputs.
+	// Exactly one of Unroll and Stages is given.
 	Stages int
 	Line   int
 

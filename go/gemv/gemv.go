@@ -42,9 +42,10 @@ type Instance struct {
 	// ThreadsPerOutput to RowsPerThread are zero): Warps split k. Row-major
 	// A: each warp with Tiles 16-row mma tiles and Unroll 32-wide k steps in
 	// flight. Transposed A: each warp with 64 outputs (Tiles 1) and Unroll
-	// 16-wide k steps in flight. Stages, above 0: row-major A staged
-	// through shared memory in that many stages of 256 k, each warp taking
-	// its share of a stage's k (Unroll is 0).
+	// 16-wide k steps in flight. Stages, above 0: A staged through shared
+	// memory in that many stages (row-major A: 256 k of the block's rows;
+	// transposed A: 64 rows of its 64 outputs), each warp taking its share
+	// of a stage's k (Unroll is 0).
 	MMA    bool
 	Warps  int
 	Tiles  int
@@ -413,6 +414,20 @@ func mmaOrderStaged(c kernels.GEMVConfig, m, n int) int {
 	return 5
 }
 
+// mmaOrderStagedT places a kernel that stages a transposed A through shared
+// memory (Stages > 0, kgen/hgemv_mma_ts.cuh): -3, ahead of every other
+// kernel, from n = 8193 (session 10's H100 harness, bench/results/h100-2026-
+// 11-24-session10.md: 16 warps in 4 stages took 33.9 against 35.9 us at
+// 11008 x 4096 and 41.1 against 42.3 at 14336 x 4096, one vector; 8 vectors
+// alike; 1% ahead at 16384^2), else 5: behind the unstaged kernels up to
+// 8192 (59 against 48 us at 8192^2).
+func mmaOrderStagedT(c kernels.GEMVConfig, n int) int {
+	if n > 8192 && c.Warps == 16 && c.Stages == 4 && c.SplitK == 1 {
+		return -3
+	}
+	return 5
+}
+
 // mmaOrderT places a tensor-core instance for a transposed A
 // (kgen/hgemv_mma_t.cuh): -2 for the tiling that led at n, -1 for the others,
 // ahead of every CUDA-core kernel for any number of vectors. The H100 bench
@@ -434,6 +449,9 @@ func mmaOrderStaged(c kernels.GEMVConfig, m, n int) int {
 // ahead at 1024^2 and 1.6x at 1024 x 4096 (7.82 against 12.52 us, 2
 // vectors).
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
+	if c.Stages > 0 {
+		return mmaOrderStagedT(c, n)
+	}
 	if n >= 1024 && n <= 2048 {
 		if c.SplitK > 1 {
 			return -2

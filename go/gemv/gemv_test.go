@@ -219,6 +219,17 @@ func TestPickTensorCoresT(t *testing.T) {
 	}{{1, 1023, "w16u2"}, {1, 1024, "st"}, {1, 2048, "st"}, {1, 2049, "w16u2"}, {2, 1024, "w8u2k8"}, {2, 2048, "w8u2k8"}} {
 		assert.Equal(t, tc.want, pick(withST, tc.m, tc.n).Name, "with the CUDA-core split: m = %d, n = %d", tc.m, tc.n)
 	}
+	// Staged through shared memory (16 warps, 4 stages): first from n = 8193,
+	// for any number of vectors; behind the unstaged kernels up to 8192.
+	ts := kernels.GEMV{Info: kernels.Info{Name: "ts"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
+		MMA: true, Warps: 16, Tiles: 1, Stages: 4}}
+	withTS := append([]kernels.GEMV{ts}, all...)
+	for _, tc := range []struct {
+		m, n int
+		want string
+	}{{1, 2048, "w8u2k8"}, {8, 4096, "w16u2"}, {1, 8192, "w16u2"}, {1, 8193, "ts"}, {4, 11008, "ts"}, {8, 16384, "ts"}} {
+		assert.Equal(t, tc.want, pick(withTS, tc.m, tc.n).Name, "with the staged kernel: m = %d, n = %d", tc.m, tc.n)
+	}
 	assert.Equal(t, "w8u4", pick([]kernels.GEMV{tsplit, tx8, w8u4}, 4, 4096).Name, "any tensor-core tiling before the CUDA-core kernels")
 	rowMajor := func(c kernels.GEMV) bool { return c.Config.A == kernels.RowMajor }
 	_, ok := pickFrom(all, rowMajor, 8, 4096)

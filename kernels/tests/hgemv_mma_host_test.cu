@@ -1,6 +1,7 @@
-// Tests for kernels/include/kgen/hgemv_mma.cuh, hgemv_mma_s.cuh and
-// hgemv_mma_t.cuh (the tensor-core HGEMV, layout N, layout N staged through
-// shared memory, layout T). The host part needs no GPU.
+// Tests for kernels/include/kgen/hgemv_mma.cuh, hgemv_mma_s.cuh,
+// hgemv_mma_t.cuh and hgemv_mma_ts.cuh (the tensor-core HGEMV, layouts N
+// and T, each direct and staged through shared memory). The host part needs
+// no GPU.
 //
 // 1. emulate_on_host for several (warps, tiles, unroll or stages, max batch)
 //    configs of each (staged: every thread's copies into an image of shared
@@ -36,6 +37,7 @@
 #include "kgen/hgemv_mma.cuh"
 #include "kgen/hgemv_mma_s.cuh"
 #include "kgen/hgemv_mma_t.cuh"
+#include "kgen/hgemv_mma_ts.cuh"
 #include "kernels/tests/hgemv_test_support.h"
 
 namespace {
@@ -121,6 +123,20 @@ struct SKern {
   }
 };
 
+// TSKern: kgen/hgemv_mma_ts.cuh (A k x n, staged through shared memory).
+template <class K>
+struct TSKern {
+  static bool trans() { return true; }
+  template <class... P>
+  static int emulate(P... p) {
+    return kgen::hgemv_mma_ts::emulate_on_host<K>(p...);
+  }
+  template <class... P>
+  static int launch(P... p) {
+    return kgen::hgemv_mma_ts::launch<K>(p...);
+  }
+};
+
 template <class K>
 struct TKern {
   static bool trans() { return true; }
@@ -201,6 +217,10 @@ void test_config(const char* cfg, std::mt19937& rng) {
       {8, 50, 2312, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed},
       {3, 1000, 1544, 1.f, 0.f, 0, 0, 0, 8, 0, 0, kMixed},
       {1, 33, 1288, 1.f, 0.f, 8, 8, 0, 0, 16, 0, kMixed},
+      // Layout T staged: whole 64-output strips and a partial one, k tails
+      // inside a 64-row stage, 16-byte aligned operands.
+      {8, 200, 1000, 1.f, 0.5f, 0, 0, 0, 0, 0, 0, kMixed},
+      {5, 72, 4100, 1.f, 0.f, 0, 0, 0, 8, 0, 0, kMixed},
       // k == 0 and alpha == 0: y = beta * y (zeros over NaN when beta == 0).
       {3, 17, 0, 1.f, 2.f, 0, 0, 0, 0, 0, 0, kMixed},
       {3, 17, 0, 1.f, 0.f, 0, 0, 0, 0, 0, 0, kMixed},
@@ -305,10 +325,25 @@ int main() {
   TCFG("t w1 u3 m8 k3", 1, 3, 8, 3);
   TCFG("t w2 u1 m2 k64", 2, 1, 2, 64);
 #undef TCFG
+  // Layout T staged through shared memory (kgen/hgemv_mma_ts.cuh): 4, 8 and
+  // 16 warps (8, 4 and 2 tiles a warp), 2 to 6 stages, smaller batches,
+  // split-K of 2, 4 and 64 (empty splits add nothing). Misaligned operands
+  // take the unstaged fallback.
+#define TSCFG(name, ...) test_config<TSKern<kgen::hgemv_mma_ts::Config<__VA_ARGS__>>>(name, rng)
+  TSCFG("ts w8 s4 m8", 8, 4, 8);
+  TSCFG("ts w16 s4 m8", 16, 4, 8);
+  TSCFG("ts w4 s3 m8", 4, 3, 8);
+  TSCFG("ts w8 s2 m1", 8, 2, 1);
+  TSCFG("ts w16 s6 m4 k2", 16, 6, 4, 2);
+  TSCFG("ts w8 s4 m8 k4", 8, 4, 8, 4);
+  TSCFG("ts w4 s2 m2 k64", 4, 2, 2, 64);
+#undef TSCFG
   test_launch_checks<NKern<Config<8, 1, 4, 8>>>("w8 t1 u4 m8");
   test_launch_checks<NKern<Config<4, 2, 2, 1>>>("w4 t2 u2 m1");
   test_launch_checks<SKern<kgen::hgemv_mma_s::Config<8, 1, 8, 8>>>("s w8 t1 s8 m8");
   test_launch_checks<TKern<TConfig<8, 2, 8>>>("t w8 u2 m8");
+  test_launch_checks<TSKern<kgen::hgemv_mma_ts::Config<16, 4, 8>>>("ts w16 s4 m8");
+  test_launch_checks<TSKern<kgen::hgemv_mma_ts::Config<8, 4, 8, 4>>>("ts w8 s4 m8 k4");
   test_launch_checks<TKern<TConfig<4, 2, 1>>>("t w4 u2 m1");
   test_launch_checks<TKern<TConfig<8, 2, 8, 8>>>("t w8 u2 m8 k8");
   printf("%d passed, %d failed\n", g_passed, g_failed);

@@ -145,10 +145,21 @@ var hgemvMMAS = opConfig{
 static_assert(Config::kSmemBytes == {{.In.SharedBytes}}, "shared memory differs from the spec's");`, funcs),
 }
 
+// hgemvMMATS is the GEMV config of tensor-core instances of layout t with A
+// staged through shared memory (stages > 0): a ring of stages of 64 rows of
+// the block's 64 outputs (kgen/hgemv_mma_ts.cuh), dynamic shared memory.
+var hgemvMMATS = opConfig{
+	header: "kgen/hgemv_mma_ts.cuh", namespace: "kgen::hgemv_mma_ts",
+	describe: emit.Template("hgemvmmats.describe", `fp16 GEMV on tensor cores (mma.sync m16n8k16: up to 8 vectors x 8 outputs), y = alpha * A^T * x + beta * y, A k x n row-major, {{.In.Types.Acc}} accumulation;
+// A staged through shared memory ({{.P.Stages}} stages of 64 rows x 64 outputs, cp.async, ldmatrix.trans), {{.P.Warps}} warps sharing each stage's 4 k16 steps and 8 output tiles{{if gt .P.SplitK 1}}, {{.P.SplitK}} blocks splitting k{{end}}, up to {{.P.MaxBatch}} vectors, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
+	config: emit.Template("hgemvmmats.config", `struct Config : kgen::hgemv_mma_ts::Config</*warps*/ {{.P.Warps}}, /*stages*/ {{.P.Stages}}, /*max batch*/ {{.P.MaxBatch}}{{if gt .P.SplitK 1}}, /*split-K*/ {{.P.SplitK}}{{end}}> {};
+static_assert(Config::kSmemBytes == {{.In.SharedBytes}}, "shared memory differs from the spec's");`, funcs),
+}
+
 // configFor is the CUDA config of in: its op's, or for tensor-core GEMMs
 // the fp16 one, for ladder steps the ladder's, for tensor-core GEMVs
-// hgemvMMA (layout n), hgemvMMAS (layout n, staged) or hgemvMMAT (layout
-// t).
+// hgemvMMA (layout n), hgemvMMAS (layout n, staged), hgemvMMAT (layout t)
+// or hgemvMMATS (layout t, staged).
 func configFor(in ir.Instance) (opConfig, bool) {
 	if p := in.Gemm(); p != nil && p.MMA {
 		return hgemm, true
@@ -158,6 +169,8 @@ func configFor(in ir.Instance) (opConfig, bool) {
 	}
 	if p, ok := in.Params.(*ir.GemvParams); ok && p.MMA {
 		switch {
+		case p.ALayout == ir.ColMajor && p.Stages > 0:
+			return hgemvMMATS, true
 		case p.ALayout == ir.ColMajor:
 			return hgemvMMAT, true
 		case p.Stages > 0:

@@ -164,10 +164,11 @@ type GEMVConfig struct {
 	Warps  int
 	Tiles  int
 	Unroll int
-	// Stages, above 0, marks the tensor-core kernel of a row-major A staged
-	// through shared memory (kgen/hgemv_mma_s.cuh): a block copies its 16
-	// Tiles rows of A into a cp.async ring of Stages stages of 256 k, each
-	// warp taking its share of a stage's k; Unroll is 0 there.
+	// Stages, above 0, marks the tensor-core kernels staging A through
+	// shared memory in a cp.async ring of Stages stages, each warp taking
+	// its share of a stage's k (Unroll is 0 there): row-major A
+	// (kgen/hgemv_mma_s.cuh), 16 Tiles rows of 256 k a stage; transposed A
+	// (kgen/hgemv_mma_ts.cuh), 64 rows of the block's 64 outputs a stage.
 	Stages int
 }
 

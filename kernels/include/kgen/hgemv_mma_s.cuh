@@ -187,7 +187,9 @@ struct Copies {
   __device__ __forceinline__ void issue(uint32_t base, int kt) const {
     const int64_t d = static_cast<int64_t>(kt) * kStageK;
 #pragma unroll
-    for (int q = 0; q < K::kACopies; ++q) cp_async16_fill(base + a_dst[q], a[q].bytes ? a[q].p + d : a[q].p, a[q].bytes);
+    for (int q = 0; q < K::kACopies; ++q) {
+      cp_async16_fill(base + a_dst[q], a[q].bytes ? a[q].p + d : a[q].p, a[q].bytes);
+    }
 #pragma unroll
     for (int q = 0; q < K::kXCopies; ++q) {
       if (x[q].bytes >= 0) cp_async16_fill(base + x_dst[q], x[q].bytes ? x[q].p + d : x[q].p, x[q].bytes);
@@ -273,9 +275,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
 template <class K>
 inline cudaError_t prepare() {
   return once_per_device<K>([] {
-    const cudaError_t err = cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+    const cudaError_t err =
+        cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
     if (err != cudaSuccess) return err;
-    return cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+    return cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxShared);
   });
 }
 

@@ -1,6 +1,6 @@
 // PTX primitives of the kernels that stage operands through shared memory
-// (kgen/hgemm.cuh, kgen/hgemv_mma_s.cuh): cp.async copies, ldmatrix, and
-// shared loads and stores; sm_80 and later.
+// (kgen/hgemm.cuh, kgen/hgemv_mma_s.cuh, kgen/hgemv_mma_ts.cuh): cp.async
+// copies, ldmatrix, and shared loads and stores; sm_80 and later.
 #pragma once
 
 #include <stdint.h>
