@@ -62,6 +62,19 @@ inline cudaError_t once_per_device(F set) {
   return err;
 }
 
+// allow_shared_memory lets kernel have `bytes` of dynamic shared memory,
+// past the 48 KiB default, with the largest carveout so that several blocks
+// fit an SM; once per device for Key (once_per_device).
+template <class Key, class... P>
+inline cudaError_t allow_shared_memory(void (*kernel)(P...), int bytes) {
+  return once_per_device<Key>([kernel, bytes] {
+    const cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+    if (err != cudaSuccess) return err;
+    return cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                cudaSharedmemCarveoutMaxShared);
+  });
+}
+
 // arch_number reads the digits of an arch name: "sm90" is 90.
 constexpr int arch_number(const char* s, int n = 0) {
   return *s == 0 ? n : (*s >= '0' && *s <= '9') ? arch_number(s + 1, 10 * n + (*s - '0')) : arch_number(s + 1, n);

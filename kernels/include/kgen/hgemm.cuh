@@ -683,19 +683,6 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
   return KGEN_OK;
 }
 
-// prepare sets the kernel's shared-memory attributes once per device: the
-// dynamic size above the 48 KiB default, and the largest carveout so that
-// several blocks fit.
-template <class K>
-inline cudaError_t prepare() {
-  return once_per_device<K>([] {
-    cudaError_t err = cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
-    if (err != cudaSuccess) return err;
-    return cudaFuncSetAttribute(hgemm_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                cudaSharedmemCarveoutMaxShared);
-  });
-}
-
 // early_pays reports whether hgemm_kernel<K> is launched early on the
 // current device: only where one block fills a multiprocessor (shared memory
 // or registers), cached per device. Where a second block fits, the next
@@ -726,7 +713,7 @@ int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, co
            float beta, uint16_t* C, int64_t ldc, cudaStream_t stream) {
   const int st = check_args<K>(M, N, Kd, A, lda, B, ldb, C, ldc);
   if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
-  const cudaError_t err = prepare<K>();
+  const cudaError_t err = allow_shared_memory<K>(hgemm_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
   return static_cast<int>(launch_maybe_early(kArch >= 90 && early_pays<K>(), hgemm_kernel<K>,

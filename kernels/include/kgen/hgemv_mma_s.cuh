@@ -269,20 +269,6 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
 #endif
 }
 
-// prepare allows the kernel its dynamic shared memory past the 48 KiB
-// default and the largest carveout, so that several blocks fit an SM, once
-// per device.
-template <class K>
-inline cudaError_t prepare() {
-  return once_per_device<K>([] {
-    const cudaError_t err =
-        cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
-    if (err != cudaSuccess) return err;
-    return cudaFuncSetAttribute(hgemv_mma_s_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                cudaSharedmemCarveoutMaxShared);
-  });
-}
-
 // launch checks the arguments and starts the kernel on stream (the contract
 // of hgemv_mma::launch).
 template <class K>
@@ -291,7 +277,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   Plan p;
   const int st = hgemv_mma::plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == hgemv_mma::kNothingToDo ? KGEN_OK : st;
-  const cudaError_t err = prepare<K>();
+  const cudaError_t err = allow_shared_memory<K>(hgemv_mma_s_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   const dim3 grid(static_cast<unsigned>(p.grid_x), 1, static_cast<unsigned>(p.grid_z));
   return static_cast<int>(launch_early(hgemv_mma_s_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, p.args));

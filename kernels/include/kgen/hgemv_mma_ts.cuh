@@ -38,7 +38,7 @@
 // the 4 steps in order. With SPLIT_K > 1, SPLIT_K blocks (blockIdx.y) share
 // a strip's stages in even runs; each writes its sums to its slot of the
 // workspace and the strip's last block to arrive adds the slots in split
-// order, as in kgen/hgemv_mma_t.cuh.
+// order (kgen/hgemv_mma_t.cuh's split_combine).
 //
 // Operands that do not allow 16-byte copies (A, x, lda or ldx off 16
 // bytes) go to kgen/hgemv_mma_t.cuh's kernel with 8 warps and 2 steps in
@@ -221,16 +221,6 @@ __host__ __device__ __forceinline__ void red_partial(const Args& a, int64_t stri
   a.ws[(strip * K::kSplitK + split) * kSlot + o] = red_sum(o, red);
 }
 
-template <class K>
-__host__ __device__ __forceinline__ void split_combine(const Args& a, const Block& b, int64_t strip, int o) {
-  const int i = o / kCols, c = b.col0 + o % kCols;
-  if (c >= a.n || i >= b.mb) return;
-  const float* p = a.ws + strip * K::kSplitK * kSlot + o;
-  float s = 0.f;
-  for (int q = 0; q < K::kSplitK; ++q) s += hgemv::load_partial(p + q * kSlot);
-  hgemv::store_y(a, b.z * K::kBatch + i, c, s);
-}
-
 // ---------------------------------------------------------------------------
 // The kernel.
 
@@ -310,24 +300,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_ts_kerne
     const int64_t strip = static_cast<int64_t>(blockIdx.z) * gridDim.x + blockIdx.x;
     for (int o = tid; o < kSlot; o += K::kThreads) hgemv_mma_ts::red_partial<K>(a, strip, blockIdx.y, o, red);
     hgemv::combine_if_last(a.tickets + strip, K::kSplitK, [&] {
-      for (int o = tid; o < kSlot; o += K::kThreads) hgemv_mma_ts::split_combine<K>(a, b, strip, o);
+      for (int o = tid; o < kSlot; o += K::kThreads) hgemv_mma_t::split_combine<K>(a, b, strip, o);
     });
   }
 #endif
-}
-
-// prepare allows the kernel its dynamic shared memory past the 48 KiB
-// default and the largest carveout, so that several blocks fit an SM, once
-// per device.
-template <class K>
-inline cudaError_t prepare() {
-  return once_per_device<K>([] {
-    const cudaError_t err =
-        cudaFuncSetAttribute(hgemv_mma_ts_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
-    if (err != cudaSuccess) return err;
-    return cudaFuncSetAttribute(hgemv_mma_ts_kernel<K>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                cudaSharedmemCarveoutMaxShared);
-  });
 }
 
 // launch checks the arguments and starts the kernel on stream (the contract
@@ -341,7 +317,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   Plan p;
   const int st = hgemv_mma_t::plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == hgemv_mma_t::kNothingToDo ? KGEN_OK : st;
-  const cudaError_t err = prepare<K>();
+  const cudaError_t err = allow_shared_memory<K>(hgemv_mma_ts_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   if constexpr (K::kSplitK > 1) {
     const size_t strips = static_cast<size_t>(p.grid_x) * p.grid_z;
@@ -472,7 +448,7 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
         }
       }
       if constexpr (K::kSplitK > 1) {
-        for (int o = 0; o < kSlot; ++o) hgemv_mma_ts::split_combine<K>(args, b, 0, o);
+        for (int o = 0; o < kSlot; ++o) hgemv_mma_t::split_combine<K>(args, b, 0, o);
       }
     }
   }
