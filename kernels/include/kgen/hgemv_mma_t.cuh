@@ -445,6 +445,23 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
 }
 
 #ifdef __CUDACC__
+// attach_workspace gives a plan with split-K (K::kSplitK > 1) its partials
+// and tickets on stream (hgemv::workspace_for: per stream, or per graph
+// capture); without split-K it does nothing. kgen/hgemv_mma_ts.cuh's
+// launcher uses it too.
+template <class K>
+inline int attach_workspace(cudaStream_t stream, Plan* p) {
+  if constexpr (K::kSplitK > 1) {
+    const size_t strips = static_cast<size_t>(p->grid_x) * p->grid_z;
+    hgemv::Workspace w;
+    const int ws = hgemv::workspace_for(stream, strips, strips * K::kSplitK * kSlot, &w);
+    if (ws != KGEN_OK) return ws;
+    p->args.ws = w.partials;
+    p->args.tickets = w.tickets;
+  }
+  return KGEN_OK;
+}
+
 // launch checks the arguments and starts the kernel on stream. Pointers are
 // device pointers to fp16 bits. It returns KGEN_OK, a negative KGEN_ERR_*
 // code (kErrBatch for m > 8), or the cudaError_t of the launch.
@@ -454,14 +471,8 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   Plan p;
   const int st = plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
-  if constexpr (K::kSplitK > 1) {
-    const size_t strips = static_cast<size_t>(p.grid_x) * p.grid_z;
-    hgemv::Workspace w;
-    const int ws = hgemv::workspace_for(stream, strips, strips * K::kSplitK * kSlot, &w);
-    if (ws != KGEN_OK) return ws;
-    p.args.ws = w.partials;
-    p.args.tickets = w.tickets;
-  }
+  const int ws = attach_workspace<K>(stream, &p);
+  if (ws != KGEN_OK) return ws;
   const dim3 grid(static_cast<unsigned>(p.grid_x), K::kSplitK, static_cast<unsigned>(p.grid_z));
   return static_cast<int>(launch_early(hgemv_mma_t_kernel<K>, grid, dim3(K::kThreads), 0, stream, p.args));
 }

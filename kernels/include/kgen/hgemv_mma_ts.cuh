@@ -319,14 +319,8 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   if (st != KGEN_OK) return st == hgemv_mma_t::kNothingToDo ? KGEN_OK : st;
   const cudaError_t err = allow_shared_memory<K>(hgemv_mma_ts_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
-  if constexpr (K::kSplitK > 1) {
-    const size_t strips = static_cast<size_t>(p.grid_x) * p.grid_z;
-    hgemv::Workspace w;
-    const int ws = hgemv::workspace_for(stream, strips, strips * K::kSplitK * kSlot, &w);
-    if (ws != KGEN_OK) return ws;
-    p.args.ws = w.partials;
-    p.args.tickets = w.tickets;
-  }
+  const int ws = hgemv_mma_t::attach_workspace<K>(stream, &p);
+  if (ws != KGEN_OK) return ws;
   const dim3 grid(static_cast<unsigned>(p.grid_x), K::kSplitK, static_cast<unsigned>(p.grid_z));
   return static_cast<int>(launch_early(hgemv_mma_ts_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, p.args));
 }
