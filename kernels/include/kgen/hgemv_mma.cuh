@@ -452,10 +452,57 @@ struct HostSink {
   void operator()(const Step<K>& s) { steps.push_back(s); }
 };
 
-// emulate_on_host runs the kernel on the host, block by block: each lane of
-// each warp through warp_loop (the device's step schedule, loads and
-// tails), the warp's MMAs from the recorded steps through mma_host, then
-// the shared-memory reduction, thread by thread. Pointers are host pointers.
+// HostC is one warp's C fragments as the host emulation keeps them:
+// [tile][chain][lane][register], zero until MMAs add to them.
+template <class K>
+struct HostC {
+  float c[K::kTiles][2][32][4] = {};
+};
+
+// emulate_warp runs a warp over the k range r on the host: each lane
+// through warp_loop (the device's step schedule, loads and tails), then the
+// warp's MMAs from the recorded steps through mma_host, added to c. The
+// staged kernel's emulator (kgen/hgemv_mma_s.cuh) runs its k tail this way.
+template <class K>
+void emulate_warp(const Args& args, const Block& b, Range r, HostC<K>& c) {
+  std::vector<HostSink<K>> sinks(32);
+  for (int lane = 0; lane < 32; ++lane) {
+    if (args.vec) {
+      warp_loop<K, true>(args, b, r, lane, sinks[lane]);
+    } else {
+      warp_loop<K, false>(args, b, r, lane, sinks[lane]);
+    }
+    assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
+  }
+  for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
+    for (int t = 0; t < K::kTiles; ++t) {
+      for (int h = 0; h < 2; ++h) {
+        uint32_t fa[32][4], fb[32][2];
+        for (int lane = 0; lane < 32; ++lane) {
+          frag_a<K>(sinks[lane].steps[s], t, h, fa[lane]);
+          frag_b<K>(sinks[lane].steps[s], h, fb[lane]);
+        }
+        mma_host(fa, fb, c.c[t][h]);
+      }
+    }
+  }
+}
+
+// red_write_host is red_write of every lane of warp w from its HostC.
+template <class K>
+void red_write_host(int w, const HostC<K>& c, float* red) {
+  for (int lane = 0; lane < 32; ++lane) {
+    Acc<K> acc;
+    for (int t = 0; t < K::kTiles; ++t)
+      for (int h = 0; h < 2; ++h)
+        for (int i = 0; i < 4; ++i) acc.c[t][h][i] = c.c[t][h][lane][i];
+    red_write<K>(w, lane, acc, red);
+  }
+}
+
+// emulate_on_host runs the kernel on the host, block by block: each warp
+// through emulate_warp, then the shared-memory reduction, thread by thread.
+// Pointers are host pointers.
 template <class K>
 int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
                     float beta, uint16_t* y, int64_t ldy) {
@@ -464,41 +511,14 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
   if (st != KGEN_OK) return st == kNothingToDo ? KGEN_OK : st;
   const Args& args = p.args;
   std::vector<float> red(K::kRedFloats);
-  std::vector<HostSink<K>> sinks(32);
   for (int bz = 0; bz < p.grid_z; ++bz) {
     for (int bx = 0; bx < p.grid_x; ++bx) {
       const Block b = block_of<K>(args, bx, bz);
       for (float& v : red) v = std::numeric_limits<float>::quiet_NaN();  // a fragment never written shows up as NaN
       for (int w = 0; w < K::kWarps; ++w) {
-        for (int lane = 0; lane < 32; ++lane) {
-          sinks[lane].steps.clear();
-          if (args.vec) {
-            warp_loop<K, true>(args, b, warp_range<K>(args.k, w), lane, sinks[lane]);
-          } else {
-            warp_loop<K, false>(args, b, warp_range<K>(args.k, w), lane, sinks[lane]);
-          }
-          assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
-        }
-        float c[K::kTiles][2][32][4] = {};
-        for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
-          for (int t = 0; t < K::kTiles; ++t) {
-            for (int h = 0; h < 2; ++h) {
-              uint32_t fa[32][4], fb[32][2];
-              for (int lane = 0; lane < 32; ++lane) {
-                frag_a<K>(sinks[lane].steps[s], t, h, fa[lane]);
-                frag_b<K>(sinks[lane].steps[s], h, fb[lane]);
-              }
-              mma_host(fa, fb, c[t][h]);
-            }
-          }
-        }
-        for (int lane = 0; lane < 32; ++lane) {
-          Acc<K> acc;
-          for (int t = 0; t < K::kTiles; ++t)
-            for (int h = 0; h < 2; ++h)
-              for (int i = 0; i < 4; ++i) acc.c[t][h][i] = c[t][h][lane][i];
-          red_write<K>(w, lane, acc, red.data());
-        }
+        HostC<K> c;
+        emulate_warp<K>(args, b, warp_range<K>(args.k, w), c);
+        red_write_host<K>(w, c, red.data());
       }
       for (int o = 0; o < 128 * K::kTiles; ++o) red_finish<K>(args, b, o, red.data());
     }

@@ -292,8 +292,8 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
 // shared memory, by every thread's copies (the device's map, swizzle and
 // zero fills), each warp's ldmatrix and B fragments gathered from it lane
 // by lane as the PTX ISA defines them, the MMAs through hgemv_mma::mma_host,
-// then the k past the stages through hgemv_mma::warp_loop, as the unstaged
-// kernel's emulator does.
+// then the k past the stages through hgemv_mma::emulate_warp, as the
+// unstaged kernel's emulator runs its whole k.
 template <class K>
 void emulate_block(const Args& args, const Block& b, std::vector<unsigned char>& smem, std::vector<float>& red) {
   const int kmain = staged_k(args), stages = kmain / kStageK;
@@ -302,11 +302,7 @@ void emulate_block(const Args& args, const Block& b, std::vector<unsigned char>&
     memcpy(&v, smem.data() + off, 4);
     return v;
   };
-  // c[w][t][chain][lane][i]
-  std::vector<float> c(static_cast<size_t>(K::kWarps) * K::kTiles * 2 * 32 * 4, 0.f);
-  auto frag = [&](int w, int t, int h) -> float(&)[32][4] {
-    return *reinterpret_cast<float(*)[32][4]>(&c[static_cast<size_t>((w * K::kTiles + t) * 2 + h) * 32 * 4]);
-  };
+  std::vector<hgemv_mma::HostC<K>> c(K::kWarps);
   auto copy = [&](unsigned char* d, const Source& s, int kt) {
     if (s.bytes) {
       memcpy(d, s.p + static_cast<int64_t>(kt) * kStageK, 16);
@@ -338,47 +334,18 @@ void emulate_block(const Args& args, const Block& b, std::vector<unsigned char>&
             for (int q = 0; q < 4; ++q) fa[lane][q] = word(base + ldsm_offset(8 * q + lane / 4, t, s) + 4 * (lane % 4));
             for (int h = 0; h < 2; ++h) fb[lane][h] = word(base + b_offset<K>(lane, s, h));
           }
-          hgemv_mma::mma_host(fa, fb, frag(w, t, j % 2));
+          hgemv_mma::mma_host(fa, fb, c[w].c[t][j % 2]);
         }
       }
     }
   }
   if (kmain < args.k) {
     for (int w = 0; w < K::kWarps; ++w) {
-      const Range r = hgemv_mma::warp_range_from<K>(kmain, args.k, w);
-      std::vector<hgemv_mma::HostSink<K>> sinks(32);
-      for (int lane = 0; lane < 32; ++lane) {
-        if (args.vec) {
-          hgemv_mma::warp_loop<K, true>(args, b, r, lane, sinks[lane]);
-        } else {
-          hgemv_mma::warp_loop<K, false>(args, b, r, lane, sinks[lane]);
-        }
-        assert(sinks[lane].steps.size() == sinks[0].steps.size() && "every lane of a warp makes the same steps");
-      }
-      for (size_t s = 0; s < sinks[0].steps.size(); ++s) {
-        for (int t = 0; t < K::kTiles; ++t) {
-          for (int h = 0; h < 2; ++h) {
-            uint32_t fa[32][4], fb[32][2];
-            for (int lane = 0; lane < 32; ++lane) {
-              hgemv_mma::frag_a<K>(sinks[lane].steps[s], t, h, fa[lane]);
-              hgemv_mma::frag_b<K>(sinks[lane].steps[s], h, fb[lane]);
-            }
-            hgemv_mma::mma_host(fa, fb, frag(w, t, h));
-          }
-        }
-      }
+      hgemv_mma::emulate_warp<K>(args, b, hgemv_mma::warp_range_from<K>(kmain, args.k, w), c[w]);
     }
   }
   for (float& v : red) v = std::numeric_limits<float>::quiet_NaN();  // a fragment never written shows up as NaN
-  for (int w = 0; w < K::kWarps; ++w) {
-    for (int lane = 0; lane < 32; ++lane) {
-      Acc<K> acc;
-      for (int t = 0; t < K::kTiles; ++t)
-        for (int h = 0; h < 2; ++h)
-          for (int i = 0; i < 4; ++i) acc.c[t][h][i] = frag(w, t, h)[lane][i];
-      hgemv_mma::red_write<K>(w, lane, acc, red.data());
-    }
-  }
+  for (int w = 0; w < K::kWarps; ++w) hgemv_mma::red_write_host<K>(w, c[w], red.data());
 }
 
 // emulate_on_host runs the kernel on the host, block by block
