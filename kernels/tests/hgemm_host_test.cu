@@ -336,7 +336,7 @@ void check_coverage(const std::string& name, int M, int N, int64_t ldc, int c_of
   int outside = 0, misaligned = 0;
   // A fake device address: only its alignment matters.
   const uint16_t* C = reinterpret_cast<const uint16_t*>(uintptr_t{0x10000} + 2 * c_off);
-  const bool vec_c = hg::aligned16(C, ldc);
+  const bool vec_c = kgen::aligned16(C, ldc);
   const int blocks = kgen::ceil_div(M, K::BM) * kgen::ceil_div(N, K::BN);
   std::vector<int> block_hit(blocks, 0);
   for (int bid = 0; bid < blocks; ++bid) {
@@ -472,7 +472,7 @@ void emulate(const Problem& p, const uint16_t* A, int64_t lda, const uint16_t* B
       }
     }
     // Epilogue, as hgemm_kernel and epilogue().
-    const bool vec_c = hg::aligned16(C, ldc);
+    const bool vec_c = kgen::aligned16(C, ldc);
     const bool checked = !(full_mn && vec_c);
     for (int warp = 0; warp < warps; ++warp) {
       const int wm0 = m0 + (warp / K::kWarpsN) * K::WM, wn0 = n0 + (warp % K::kWarpsN) * K::WN;

@@ -45,6 +45,12 @@ __host__ __device__ inline bool vector_ok(const void* p, int64_t ld) {
   return (reinterpret_cast<uintptr_t>(p) % 16 == 0) && (ld % 4 == 0);
 }
 
+// aligned16 reports whether every row of p (stride ld halves) starts on 16
+// bytes: 16-byte loads and cp.async copies of fp16 rows.
+__host__ __device__ inline bool aligned16(const void* p, int64_t ld) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0;
+}
+
 // once_per_device runs set (a callable returning cudaError_t) the first time
 // it succeeds for Key on the current device, and returns its error: kernel
 // attributes are per device, and setting them on every launch costs a driver

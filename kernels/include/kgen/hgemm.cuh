@@ -307,11 +307,6 @@ struct Stored {
   int rows, cols;
 };
 
-// aligned16 reports whether every row of p (stride ld halves) starts on 16 bytes.
-__host__ __device__ inline bool aligned16(const void* p, int64_t ld) {
-  return reinterpret_cast<uintptr_t>(p) % 16 == 0 && ld % 8 == 0;
-}
-
 // chunk_valid is how many of the 8 halves from stored (r, c) lie inside s.
 __host__ __device__ inline int chunk_valid(const Stored& s, int r, int c) {
   if (r >= s.rows || c >= s.cols) return 0;

@@ -384,8 +384,7 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
   if (st != KGEN_OK) return st;
   Args& g = p->args;
   hgemv::set_operands(g, m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
-  g.vec = reinterpret_cast<uintptr_t>(a) % 16 == 0 && lda % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
-          ldx % 8 == 0;
+  g.vec = aligned16(a, lda) && aligned16(x, ldx);
   p->grid_x = (n + K::kRows - 1) / K::kRows;  // n < 2^31: fits
   p->grid_z = (m + K::kBatch - 1) / K::kBatch;
   return KGEN_OK;

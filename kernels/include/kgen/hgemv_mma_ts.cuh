@@ -103,12 +103,6 @@ struct Config {
 template <class K>
 using Fallback = hgemv_mma_t::Config<8, 2, K::kBatch, K::kSplitK>;
 
-// copies16 reports whether every copy of A and x can be 16 bytes.
-__host__ __device__ inline bool copies16(const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx) {
-  return reinterpret_cast<uintptr_t>(a) % 16 == 0 && lda % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
-         ldx % 8 == 0;
-}
-
 // The byte offsets, inside a stage, of chunk c of A's row r and of x's
 // vector v.
 __host__ __device__ __forceinline__ int a_offset(int r, int c) { return r * kRowBytes + ((c ^ (r % 8)) << 4); }
@@ -311,7 +305,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_ts_kerne
 template <class K>
 int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
            float beta, uint16_t* y, int64_t ldy, cudaStream_t stream) {
-  if (!copies16(a, lda, x, ldx)) {
+  if (!aligned16(a, lda) || !aligned16(x, ldx)) {
     return hgemv_mma_t::launch<Fallback<K>>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, stream);
   }
   Plan p;
@@ -417,7 +411,7 @@ void emulate_block(const Args& a, const Block& b, int split, std::vector<unsigne
 template <class K>
 int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx,
                     float beta, uint16_t* y, int64_t ldy) {
-  if (!copies16(a, lda, x, ldx)) {
+  if (!aligned16(a, lda) || !aligned16(x, ldx)) {
     return hgemv_mma_t::emulate_on_host<Fallback<K>>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
   }
   Plan p;
