@@ -348,6 +348,85 @@ func TestChainedCallsSeeEarlierOutputs(t *testing.T) {
 	}
 }
 
+// TestWeightsWrittenByTheKernelBefore runs every instance on an A that the
+// kernel just before it on the stream wrote: a GEMV of 8 vectors (the
+// engine's pick) whose 8 x 4096 outputs are the instance's A, 8 outputs x
+// 4096 k row-major or 4096 outputs x 8 k transposed, over A's buffer
+// filled with NaN. On sm_90 the instance may start while that GEMV runs
+// and asks L2 for its first bytes of A before it waits (kgen::warm_l2); a
+// read of A before the wait would see NaN. Trits make every sum an integer
+// that fp32 holds exactly, so the result must match the float64 reference
+// rounded to fp16.
+func TestWeightsWrittenByTheKernelBefore(t *testing.T) {
+	needGPU(t)
+	const vecs, long, kp, rounds = 8, 4096, 16, 3
+	rng := rand.New(rand.NewPCG(7, 8))
+	trit := func(count int) []float64 {
+		v := make([]float64, count)
+		for i := range v {
+			v[i] = float64(rng.IntN(3) - 1)
+		}
+		return v
+	}
+	// The producer: y_p (vecs x long) = X_p (vecs x kp) A_p^T, A_p long x kp.
+	ap, xp := trit(long*kp), trit(vecs*kp)
+	yp := make([]float64, vecs*long) // yp[i*long+j]: vector i, output j
+	for i := range vecs {
+		for j := range long {
+			for c := range kp {
+				yp[i*long+j] += ap[j*kp+c] * xp[i*kp+c]
+			}
+		}
+	}
+	s, err := dev.NewStream()
+	require.NoError(t, err)
+	defer s.Destroy()
+	pa := gemm.Matrix{Rows: long, Cols: kp, Stride: kp, Buf: upload(t, image(ap, long*kp, func(i int) int { return i }))}
+	px := gemm.Matrix{Rows: vecs, Cols: kp, Stride: kp, Buf: upload(t, image(xp, vecs*kp, func(i int) int { return i }))}
+	nan := make([]float32, vecs*long)
+	for i := range nan {
+		nan[i] = float32(math.NaN())
+	}
+	for _, in := range eng.Instances() {
+		t.Run(in.Name, func(t *testing.T) {
+			// The instance's A is the producer's y: vector i, output j is row i,
+			// column j (row-major, 8 x long) or k = i, output j (transposed).
+			a := gemm.Matrix{Rows: vecs, Cols: long, Stride: long, Buf: upload(t, nan)}
+			n, k := vecs, long
+			at := func(r, c int) float64 { return yp[r*long+c] }
+			if in.Transposed {
+				a.Rows, a.Cols, a.Order = long, vecs, gemm.ColMajor
+				n, k = long, vecs
+				at = func(r, c int) float64 { return yp[c*long+r] }
+			}
+			xv := trit(k)
+			want := make([]float32, n)
+			for r := range n {
+				for c := range k {
+					want[r] += float32(at(r, c) * xv[c]) // integers below 2^24: exact
+				}
+			}
+			want = f16.ToFloat32(f16.FromFloat32(want))
+			x := gemm.Matrix{Rows: 1, Cols: k, Stride: k, Buf: upload(t, image(xv, k, func(i int) int { return i }))}
+			y := gemm.Matrix{Rows: 1, Cols: n, Stride: n, Buf: upload(t, make([]float32, n))}
+			py := gemm.Matrix{Rows: vecs, Cols: long, Stride: long, Buf: a.Buf}
+			for round := range rounds {
+				require.NoError(t, f16.Upload(a.Buf, 0, nan))
+				require.NoError(t, eng.HGEMV(s, 1, pa, px, 0, py))
+				require.NoError(t, eng.HGEMVWith(in.Name, s, 1, a, x, 0, y))
+				require.NoError(t, s.Synchronize())
+				got := make([]float32, n)
+				require.NoError(t, f16.Download(got, y.Buf, 0))
+				for r := range n {
+					if got[r] != want[r] {
+						t.Fatalf("round %d: y[%d] = %v, want %v", round, r, got[r], want[r])
+					}
+				}
+			}
+		})
+	}
+}
+
 // TestSplitKInGraphs captures every split-K instance into a CUDA graph on a
 // stream that never ran it (so its scratch is made during the capture),
 // replays the graph twice with y reset in between (each replay must find

@@ -972,17 +972,17 @@ __host__ __device__ __forceinline__ void compute(const Args& a, int tid, int bx,
 }
 
 // warm_l2 asks L2 for the first lines of pass 0's inputs that this thread's
-// warp will read: one prefetch per 128-byte line, input by input along the
-// first step, then the next step, kWarmLines per prefetching lane. The
-// kernel calls it before wait_prior_grids, so those loads overlap the end of
-// the kernel before it instead of following it. That is safe although
-// earlier work may still write those inputs: a prefetch returns no data,
-// and L2 is where every SM's writes land, so the loads after the wait see
-// them. On an H100 (ring kernel, back-to-back launches, us with no warming /
-// two whole steps / 8 lines): 10+4 at 16 MiB 93.3 / 91.0 / 90.8 (0.848x to
-// 0.871x of the copy floor); 4+2 41.1 / 39.0 / 39.1; 10+4 at 4 MiB 29.0 /
-// 27.9 / 27.1. Whole steps of many inputs fill L2 with lines the previous
-// kernel then evicts: 17+3 143.0 / 144.7 / 142.8, 32+8 497.1 / 502.2 / 499.7.
+// warp will read: one prefetch_l2 (kgen/launch.cuh) per 128-byte line,
+// input by input along the first step, then the next step, kWarmLines per
+// prefetching lane. The kernel calls it before wait_prior_grids, so those
+// loads overlap the end of the kernel before it instead of following it
+// (safe although earlier work may still write those inputs: see
+// prefetch_l2). On an H100 (ring kernel, back-to-back launches, us with no
+// warming / two whole steps / 8 lines): 10+4 at 16 MiB 93.3 / 91.0 / 90.8
+// (0.848x to 0.871x of the copy floor); 4+2 41.1 / 39.0 / 39.1; 10+4 at 4
+// MiB 29.0 / 27.9 / 27.1. Whole steps of many inputs fill L2 with lines the
+// previous kernel then evicts: 17+3 143.0 / 144.7 / 142.8, 32+8 497.1 /
+// 502.2 / 499.7.
 constexpr int kWarmLines = 8;
 
 template <class K>
@@ -996,7 +996,7 @@ __device__ __forceinline__ void warm_l2(const Args& a, int tid, int bx, int nbx)
   int left = kWarmLines;
   for (int64_t c = first_step<K>(tid, bx, nbx); left > 0 && c < n_full; c += stride) {
     for (int j = 0; j < nj && left > 0; ++j, --left) {
-      asm volatile("prefetch.global.L2 [%0];" ::"l"(a.in[j] + c * K::kBytesPerThread));
+      prefetch_l2(a.in[j] + c * K::kBytesPerThread);
     }
   }
 #endif

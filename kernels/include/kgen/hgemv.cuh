@@ -198,6 +198,8 @@ struct Config {
   static constexpr int kXBytes = MAX_BATCH_ * kXTile * kXElem;
   static constexpr int kSmemBytes = cmax(16, cmax(kXBytes, kRedBytes));
   static_assert(kSmemBytes <= kSmemLimit, "the x tile or the reduction buffer exceeds 48 KiB of shared memory");
+  // Bytes of a block's A asked of L2 before the wait (warm_block).
+  static constexpr int kWarmBytes = kT ? 0 : 8 * 1024;
   // Loads of A in flight per thread before the first is used: 4 chunks, or
   // with x_f32 in layout N, 4 / kRows chunks of kRows rows each (at 8
   // vectors and 4 rows, 2 chunks would spill at 128 registers); layout T
@@ -1149,11 +1151,29 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
   }
 }
 
+// warm_block prefetches (kgen::warm_l2) the first K::kWarmBytes of block b's
+// part of A: its outputs' rows from k0 (layout N) or its k rows over its
+// outputs (layout T).
+template <class K>
+__device__ __forceinline__ void warm_block(const Args& a, const Block& b) {
+  const int outs = cmin(K::kOutsPerBlock, a.n - b.out0), ks = b.k1 - b.k0;
+  if (outs <= 0 || ks <= 0) return;
+  if constexpr (K::kT) {
+    warm_l2(a.a + static_cast<int64_t>(b.k0) * a.lda + b.out0, 2 * a.lda, cmin(ks, K::kWarmBytes / (2 * outs)),
+            2 * outs, threadIdx.x, K::kThreads);
+  } else {
+    warm_l2(a.a + static_cast<int64_t>(b.out0) * a.lda + b.k0, 2 * a.lda, outs,
+            cmin(2 * ks, K::kWarmBytes / outs), threadIdx.x, K::kThreads);
+  }
+}
+
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_kernel(Args a) {
   __shared__ __align__(16) unsigned char smem[K::kSmemBytes];
-  // Launched early (launch_early): nothing before the wait touches memory.
+  // Launched early (launch_early): before the wait only L2 prefetches of
+  // the block's first bytes of A touch memory.
   allow_early_start();
+  if (blockIdx.z == 0) warm_block<K>(a, block_of<K>(a, blockIdx.x, blockIdx.y, blockIdx.z));
   wait_prior_grids();
   // The branch is uniform: the launch decides the path for every block.
   if (a.vec) {

@@ -98,6 +98,7 @@ struct Config {
   // UNROLL 4 without a spill but issues only 7 of its 12 loads before the
   // first MMA, the rest after it: half the bytes in flight.
   static constexpr int kMinBlocks = cmax(1, 512 / kThreads);
+  static constexpr int kWarmBytes = WARPS_ * 4096;  // of A, over the warps' first steps, asked of L2 before the wait
 };
 
 struct Args {
@@ -340,12 +341,18 @@ struct MmaSink {
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(Args a) {
 #ifdef __CUDA_ARCH__
-  // Launched early (launch_early): nothing before the wait touches memory.
+  // Launched early (launch_early): before the wait only L2 prefetches of
+  // each warp's first steps of A touch memory.
   allow_early_start();
-  wait_prior_grids();
   __shared__ __align__(16) float red[K::kRedFloats];
   const Block b = block_of<K>(a, blockIdx.x, blockIdx.z);
   const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const Range range = warp_range<K>(a.k, w);
+  if (b.z == 0) {
+    warm_l2(a.a + static_cast<int64_t>(b.row0) * a.lda + range.k0, 2 * a.lda, cmin(K::kRows, a.n - b.row0),
+            cmin(2 * (range.k1 - range.k0), K::kWarmBytes / (K::kWarps * K::kRows)), lane, 32);
+  }
+  wait_prior_grids();
   MmaSink<K> sink;
 #pragma unroll
   for (int t = 0; t < K::kTiles; ++t) {
@@ -354,9 +361,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_kernel(A
   }
   // The branch is uniform: the launch decides the path for every block.
   if (a.vec) {
-    warp_loop<K, true>(a, b, warp_range<K>(a.k, w), lane, sink);
+    warp_loop<K, true>(a, b, range, lane, sink);
   } else {
-    warp_loop<K, false>(a, b, warp_range<K>(a.k, w), lane, sink);
+    warp_loop<K, false>(a, b, range, lane, sink);
   }
   red_write<K>(w, lane, sink.acc, red);
   __syncthreads();

@@ -57,6 +57,7 @@ namespace kgen {
 namespace hgemv_mma_s {
 
 using hgemv::cmax;
+using hgemv::cmin;
 using hgemv_mma::Acc;
 using hgemv_mma::Args;
 using hgemv_mma::Block;
@@ -85,6 +86,7 @@ struct Config {
   static constexpr int kACopies = kRows * kChunks / kThreads;         // 16-byte copies of A per thread and stage
   static constexpr int kXCopies = (8 * kChunks + kThreads - 1) / kThreads;  // and of x
   static constexpr int kMinBlocks = cmax(1, 512 / kThreads);
+  static constexpr int kWarmBytes = 16 * 1024;  // of the block's first stages of A, asked of L2 before the wait
   static_assert(WARPS_ == 4 || WARPS_ == 8 || WARPS_ == 16, "warps per block is 4, 8 or 16 (16 k16 steps a stage)");
   static_assert(TILES_ >= 1 && TILES_ <= 4, "tiles per block is 1 to 4");
   static_assert(STAGES_ >= 2 && STAGES_ <= 8, "stages is 2 to 8");
@@ -219,20 +221,25 @@ __device__ __forceinline__ void stage_mmas(uint32_t base, int w, int lane, Acc<K
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel(Args a) {
 #ifdef __CUDA_ARCH__
-  // Launched early (launch_early): nothing before the wait touches memory.
+  // Launched early (launch_early): before the wait only L2 prefetches of
+  // the block's first stages of A touch memory.
   allow_early_start();
-  wait_prior_grids();
   extern __shared__ __align__(128) unsigned char smem[];
   const uint32_t base = smem_u32(smem);
   const Block b = hgemv_mma::block_of<K>(a, blockIdx.x, blockIdx.z);
   const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
+  const int kmain = staged_k(a), stages = kmain / kStageK;
+  if (b.z == 0) {
+    warm_l2(a.a + static_cast<int64_t>(b.row0) * a.lda, 2 * a.lda, cmin(K::kRows, a.n - b.row0),
+            cmin(stages * kRowBytes, K::kWarmBytes / K::kRows), tid, K::kThreads);
+  }
+  wait_prior_grids();
   hgemv_mma::MmaSink<K> sink;
 #pragma unroll
   for (int t = 0; t < K::kTiles; ++t) {
 #pragma unroll
     for (int i = 0; i < 8; ++i) sink.acc.c[t][i / 4][i % 4] = 0.f;
   }
-  const int kmain = staged_k(a), stages = kmain / kStageK;
   if (stages > 0) {
     Copies<K> cp;
     cp.init(a, b, tid);

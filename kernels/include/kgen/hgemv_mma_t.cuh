@@ -106,6 +106,7 @@ struct Config {
   // plus 16 live accumulators (c2, c3 are discarded): allow 128 (512
   // resident threads per SM), as kgen/hgemv_mma.cuh does.
   static constexpr int kMinBlocks = cmax(1, 512 / kThreads);
+  static constexpr int kWarmBytes = WARPS_ * 2048;  // of A, over the warps' first steps, asked of L2 before the wait
 };
 
 struct Args {
@@ -385,13 +386,19 @@ struct MmaSink {
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_t_kernel(Args a) {
 #ifdef __CUDA_ARCH__
-  // Launched early (launch_early): nothing before the wait touches memory.
+  // Launched early (launch_early): before the wait only L2 prefetches of
+  // each warp's first steps of A touch memory.
   allow_early_start();
-  wait_prior_grids();
   __shared__ __align__(16) float red[K::kRedFloats];
   const Block b = block_of<K>(a, blockIdx.x, blockIdx.z);
   const Args p = split_args<K>(a, blockIdx.y);
   const int w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  if (b.z == 0) {
+    const hgemv_mma::Range r = warp_range<K>(p.k, w);
+    warm_l2(p.a + static_cast<int64_t>(r.k0) * p.lda + b.col0, 2 * p.lda,
+            cmin(r.k1 - r.k0, K::kWarmBytes / (K::kWarps * 2 * kCols)), 2 * cmin(kCols, p.n - b.col0), lane, 32);
+  }
+  wait_prior_grids();
   MmaSink sink;
 #pragma unroll
   for (int j = 0; j < 8; ++j) sink.acc.c[j][0] = sink.acc.c[j][1] = 0.f;

@@ -91,6 +91,7 @@ struct Config {
   static constexpr int kACopies = kStageK * kChunks / kThreads;  // 16-byte copies of A per thread and stage
   static constexpr int kRedFloats = kSteps * kSlot;
   static constexpr int kMinBlocks = 512 / kThreads > 1 ? 512 / kThreads : 1;
+  static constexpr int kWarmBytes = 16 * 1024;  // of the block's first stages of A, asked of L2 before the wait
   static_assert(WARPS_ == 4 || WARPS_ == 8 || WARPS_ == 16, "warps per block is 4, 8 or 16 (4 k16 steps a stage)");
   static_assert(STAGES_ >= 2 && STAGES_ <= 8, "stages is 2 to 8");
   static_assert(MAX_BATCH_ == 1 || MAX_BATCH_ == 2 || MAX_BATCH_ == 4 || MAX_BATCH_ == 8, "max batch is 1, 2, 4 or 8");
@@ -256,19 +257,25 @@ __device__ __forceinline__ void stage_mmas(uint32_t base, int w, int lane, Acc<K
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_ts_kernel(Args a) {
 #ifdef __CUDA_ARCH__
-  // Launched early (launch_early): nothing before the wait touches memory.
+  // Launched early (launch_early): before the wait only L2 prefetches of
+  // the block's first stages of A touch memory.
   allow_early_start();
-  wait_prior_grids();
   extern __shared__ __align__(128) unsigned char smem[];
   const uint32_t base = smem_u32(smem);
   const Block b = hgemv_mma_t::block_of<K>(a, blockIdx.x, blockIdx.z);
   const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
-  Acc<K> acc;
-#pragma unroll
-  for (int j = 0; j < K::kWarpTiles; ++j) acc.c[j][0] = acc.c[j][1] = 0.f;
   int s0, s1;
   split_stages<K>(a, blockIdx.y, s0, s1);
   const int stages = s1 - s0;
+  if (b.z == 0 && stages > 0) {
+    const int k0 = s0 * kStageK;
+    warm_l2(a.a + static_cast<int64_t>(k0) * a.lda + b.col0, 2 * a.lda, cmin(K::kWarmBytes / kRowBytes, a.k - k0),
+            2 * cmin(kCols, a.n - b.col0), tid, K::kThreads);
+  }
+  wait_prior_grids();
+  Acc<K> acc;
+#pragma unroll
+  for (int j = 0; j < K::kWarpTiles; ++j) acc.c[j][0] = acc.c[j][1] = 0.f;
 #pragma unroll
   for (int i = 0; i < K::kStages - 1; ++i) {
     if (i < stages) issue_stage<K>(a, b, base + i * K::kStageBytes, s0 + i, tid);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cuda_runtime.h>
+#include <stdint.h>
 
 #include <atomic>
 
@@ -60,6 +61,37 @@ __device__ __forceinline__ void wait_prior_grids() {
 __device__ __forceinline__ void allow_early_start() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// prefetch_l2 asks L2 for the 128-byte line that holds p. It returns no
+// data, so a kernel launched early may call it before wait_prior_grids():
+// L2 is where every SM's writes land, so loads after the wait still see
+// what earlier work wrote to that line. Nothing before sm_90.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#endif
+}
+
+// warm_l2 prefetches (prefetch_l2) every line that holds a byte of rows
+// rows of row_bytes bytes each, from p and ld_bytes apart, over the block's
+// threads (thread tid of threads takes every threads-th line). A kernel
+// launched early calls it before wait_prior_grids() for the first bytes it
+// will read, so that those reads overlap the end of the kernel before it
+// instead of following it. Every address it prefetches is one of those
+// bytes (any alignment).
+__device__ __forceinline__ void warm_l2(const void* p, int64_t ld_bytes, int rows, int row_bytes, int tid,
+                                        int threads) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (rows <= 0 || row_bytes <= 0) return;
+  // A row that does not start a line spans one line more.
+  const int lines = (row_bytes + 127) / 128 + (((reinterpret_cast<uintptr_t>(p) | ld_bytes) & 127) != 0);
+  for (int i = tid; i < rows * lines; i += threads) {
+    const uintptr_t row = reinterpret_cast<uintptr_t>(p) + static_cast<int64_t>(i / lines) * ld_bytes;
+    const uintptr_t line = (row & ~uintptr_t{127}) + 128 * (i % lines);
+    prefetch_l2(reinterpret_cast<const void*>(line < row ? row : line < row + row_bytes ? line : row + row_bytes - 1));
+  }
 #endif
 }
 
