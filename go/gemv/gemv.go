@@ -347,7 +347,9 @@ func measuredOrder(c kernels.GEMVConfig, m, n int) int {
 // vector, events) put it ahead of the tensor-core kernels for n = 1024 to
 // 2048 outputs: 4.29 against 5.06 us at 1024^2, 6.76 against 7.81 at 1024
 // x 4096, 6.28 against 6.69 at 2048^2, 14.74 against 15.54 at 2048 x 8192;
-// 4% behind at 1536^2 (6.02 against 5.77), behind from n = 4096 on.
+// 4% behind at 1536^2 (6.02 against 5.77), behind from n = 4096 on. Above
+// 1024 outputs the staged kernel splitting k 8 ways now leads it
+// (mmaOrderStagedT; session 11: 5.7 against 6.2 us at 2048^2).
 func oneVectorSplitT(c kernels.GEMVConfig) bool {
 	return c.A == kernels.ColMajor && c.ThreadsPerOutput == 16 && c.SplitK >= 16 && c.MaxBatch == 1 && !c.XShared
 }
@@ -415,15 +417,34 @@ func mmaOrderStaged(c kernels.GEMVConfig, m, n int) int {
 }
 
 // mmaOrderStagedT places a kernel that stages a transposed A through shared
-// memory (Stages > 0, kgen/hgemv_mma_ts.cuh): -3, ahead of every other
-// kernel, from n = 8193 (session 10's H100 harness, bench/results/h100-2026-
-// 11-24-session10.md: 16 warps in 4 stages took 33.9 against 35.9 us at
-// 11008 x 4096 and 41.1 against 42.3 at 14336 x 4096, one vector; 8 vectors
-// alike; 1% ahead at 16384^2), else 5: behind the unstaged kernels up to
-// 8192 (59 against 48 us at 8192^2).
+// memory (Stages > 0, kgen/hgemv_mma_ts.cuh): -4, ahead of every other
+// kernel (oneVectorSplitT's included), for the tiling that led at n, else 5.
+// Session 10's H100 harness (bench/results/h100-2026-11-24-session10.md)
+// put 16 warps in 4 stages ahead from n = 8193 (33.9 against 35.9 us at
+// 11008 x 4096 and 41.1 against 42.3 at 14336 x 4096, one vector; 8
+// vectors alike; 1% ahead at 16384^2) and behind hgemvtct up to 8192 (59
+// against 48 us at 8192^2). Session 11's harness (bench/results/h100-2026-
+// 11-24-session11.md), with every kernel asking L2 for its first bytes
+// before it waits, added its blocks splitting k: 4 ways for 2048 < n <=
+// 4096 (14.1 against 15.0 us at 4096^2, 32.8 against 34.6 at 4096 x 11008),
+// 8 ways for 1024 < n <= 2048 (5.7 against 5.8 at 2048^2 for one vector,
+// 5.9 against 6.3 for 8). From 4097 to 8192 hgemvtct stays first (2 ways
+// were level with it at 8192^2).
 func mmaOrderStagedT(c kernels.GEMVConfig, n int) int {
-	if n > 8192 && c.Warps == 16 && c.Stages == 4 && c.SplitK == 1 {
-		return -3
+	if c.Warps != 16 || c.Stages != 4 {
+		return 5
+	}
+	split := 0 // no staged kernel leads
+	switch {
+	case n > 8192:
+		split = 1
+	case n > 2048 && n <= 4096:
+		split = 4
+	case n > 1024 && n <= 2048:
+		split = 8
+	}
+	if c.SplitK == split {
+		return -4
 	}
 	return 5
 }

@@ -130,10 +130,11 @@ func TestPickTensorCores(t *testing.T) {
 	assert.Less(t, mmaOrder(w8t1.Config, 8, 4096), mmaOrder(w4t2.Config, 8, 4096))
 }
 
-// TestPickStaged checks the measured place of the kernels that stage A
-// through shared memory (Stages > 0): first from n = 4096, by vectors and n,
-// except one vector past n = 8192 (the CUDA-core kernel); never up to n =
-// 2048, where the built table's picks are the picks without them.
+// TestPickStaged checks the measured place of the kernels that stage a
+// row-major A through shared memory (Stages > 0): first from n = 4096, by
+// vectors and n, except one vector past n = 8192 (the CUDA-core kernel);
+// never up to n = 2048, where the built table's picks are the picks without
+// them (and for a transposed A never up to 1024: TestPickTensorCoresT).
 func TestPickStaged(t *testing.T) {
 	staged := func(name string, warps, tiles, stages int) kernels.GEMV {
 		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.RowMajor, MaxBatch: 8, SplitK: 1,
@@ -165,8 +166,12 @@ func TestPickStaged(t *testing.T) {
 		ks := kernels.ForArch(kernels.GEMVs, tg.Arch)
 		for _, tr := range []bool{false, true} {
 			layoutIs := func(c kernels.GEMV) bool { return (c.Config.A == kernels.ColMajor) == tr }
+			ns := []int{1, 256, 1024, 1536, 2048}
+			if tr {
+				ns = ns[:3]
+			}
 			for m := 1; m <= 17; m++ {
-				for _, n := range []int{1, 256, 1024, 1536, 2048} {
+				for _, n := range ns {
 					with, ok := pickFrom(ks, layoutIs, m, n)
 					require.True(t, ok)
 					without, ok := pickFrom(ks, func(c kernels.GEMV) bool { return layoutIs(c) && unstaged(c) }, m, n)
@@ -219,16 +224,24 @@ func TestPickTensorCoresT(t *testing.T) {
 	}{{1, 1023, "w16u2"}, {1, 1024, "st"}, {1, 2048, "st"}, {1, 2049, "w16u2"}, {2, 1024, "w8u2k8"}, {2, 2048, "w8u2k8"}} {
 		assert.Equal(t, tc.want, pick(withST, tc.m, tc.n).Name, "with the CUDA-core split: m = %d, n = %d", tc.m, tc.n)
 	}
-	// Staged through shared memory (16 warps, 4 stages): first from n = 8193,
-	// for any number of vectors; behind the unstaged kernels up to 8192.
-	ts := kernels.GEMV{Info: kernels.Info{Name: "ts"}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: 1,
-		MMA: true, Warps: 16, Tiles: 1, Stages: 4}}
-	withTS := append([]kernels.GEMV{ts}, all...)
+	// Staged through shared memory (16 warps, 4 stages), for any number of
+	// vectors and ahead of the CUDA-core split: blocks splitting k 8 ways for
+	// 1024 < n <= 2048, 4 ways for 2048 < n <= 4096, none from n = 8193;
+	// behind the unstaged kernels from 4097 to 8192 and up to 1024.
+	staged := func(name string, split int) kernels.GEMV {
+		return kernels.GEMV{Info: kernels.Info{Name: name}, Config: kernels.GEMVConfig{A: kernels.ColMajor, MaxBatch: 8, SplitK: split,
+			MMA: true, Warps: 16, Tiles: 1, Stages: 4}}
+	}
+	withTS := append([]kernels.GEMV{staged("ts", 1), staged("tsk4", 4), staged("tsk8", 8), st}, all...)
 	for _, tc := range []struct {
 		m, n int
 		want string
-	}{{1, 2048, "w8u2k8"}, {8, 4096, "w16u2"}, {1, 8192, "w16u2"}, {1, 8193, "ts"}, {4, 11008, "ts"}, {8, 16384, "ts"}} {
-		assert.Equal(t, tc.want, pick(withTS, tc.m, tc.n).Name, "with the staged kernel: m = %d, n = %d", tc.m, tc.n)
+	}{
+		{1, 1024, "st"}, {2, 1024, "w8u2k8"}, {1, 1025, "tsk8"}, {1, 2048, "tsk8"}, {8, 2048, "tsk8"},
+		{1, 2049, "tsk4"}, {8, 4096, "tsk4"}, {8, 4097, "w16u2"}, {1, 8192, "w16u2"},
+		{1, 8193, "ts"}, {4, 11008, "ts"}, {8, 16384, "ts"}, {12, 4096, "tsk4"},
+	} {
+		assert.Equal(t, tc.want, pick(withTS, tc.m, tc.n).Name, "with the staged kernels: m = %d, n = %d", tc.m, tc.n)
 	}
 	assert.Equal(t, "w8u4", pick([]kernels.GEMV{tsplit, tx8, w8u4}, 4, 4096).Name, "any tensor-core tiling before the CUDA-core kernels")
 	rowMajor := func(c kernels.GEMV) bool { return c.Config.A == kernels.RowMajor }

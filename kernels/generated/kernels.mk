@@ -94,6 +94,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm80/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm80/hgemvtcts_t_f16accf32_w16_t1_s4_m8.o \
+	$(KGEN_BUILD)/sm80/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4.o \
+	$(KGEN_BUILD)/sm80/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -226,6 +228,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm86/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm86/hgemvtcts_t_f16accf32_w16_t1_s4_m8.o \
+	$(KGEN_BUILD)/sm86/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4.o \
+	$(KGEN_BUILD)/sm86/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -358,6 +362,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm89/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm89/hgemvtcts_t_f16accf32_w16_t1_s4_m8.o \
+	$(KGEN_BUILD)/sm89/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4.o \
+	$(KGEN_BUILD)/sm89/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_coalesced_b32x32x1.o \
@@ -502,6 +508,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u2_m8_k8.o \
 	$(KGEN_BUILD)/sm90/hgemvtct_t_f16accf32_w8_t1_u4_m8.o \
 	$(KGEN_BUILD)/sm90/hgemvtcts_t_f16accf32_w16_t1_s4_m8.o \
+	$(KGEN_BUILD)/sm90/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4.o \
+	$(KGEN_BUILD)/sm90/hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile1d_b64x64x8_t8x1.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_blocktile2d_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_coalesced_b32x32x1.o \

@@ -485,6 +485,18 @@ int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm86(int device, int m, int n, int k
 int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
 
+/* hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
+/* hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8: y = alpha * op(A) * x + beta * y. */
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+int kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);
+
 /* ladder_nn_f32_blocktile1d_b64x64x8_t8x1: C = alpha * A * B + beta * C. */
 int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

@@ -327,7 +327,7 @@ int main() {
 #undef TCFG
   // Layout T staged through shared memory (kgen/hgemv_mma_ts.cuh): 4, 8 and
   // 16 warps (8, 4 and 2 tiles a warp), 2 to 6 stages, smaller batches,
-  // split-K of 2, 4 and 64 (empty splits add nothing). Misaligned operands
+  // split-K of 2, 4, 8 and 64 (empty splits add nothing). Misaligned operands
   // take the unstaged fallback.
 #define TSCFG(name, ...) test_config<TSKern<kgen::hgemv_mma_ts::Config<__VA_ARGS__>>>(name, rng)
   TSCFG("ts w8 s4 m8", 8, 4, 8);
@@ -336,6 +336,8 @@ int main() {
   TSCFG("ts w8 s2 m1", 8, 2, 1);
   TSCFG("ts w16 s6 m4 k2", 16, 6, 4, 2);
   TSCFG("ts w8 s4 m8 k4", 8, 4, 8, 4);
+  TSCFG("ts w16 s4 m8 k4", 16, 4, 8, 4);
+  TSCFG("ts w16 s4 m8 k8", 16, 4, 8, 8);
   TSCFG("ts w4 s2 m2 k64", 4, 2, 2, 64);
 #undef TSCFG
   test_launch_checks<NKern<Config<8, 1, 4, 8>>>("w8 t1 u4 m8");

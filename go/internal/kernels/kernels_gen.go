@@ -2411,6 +2411,38 @@ var GEMVs = []GEMV{
 		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
 			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 1, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
 		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm90},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4", Family: "hgemvtcts", Arch: 80, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 4, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm80},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4", Family: "hgemvtcts", Arch: 86, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 4, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm86},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4", Family: "hgemvtcts", Arch: 89, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 4, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm89},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4", Family: "hgemvtcts", Arch: 90, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 4, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm90},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8", Family: "hgemvtcts", Arch: 80, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm80},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8", Family: "hgemvtcts", Arch: 86, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm86},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8", Family: "hgemvtcts", Arch: 89, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm89},
+	{Info: Info{Name: "hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8", Family: "hgemvtcts", Arch: 90, Threads: 512, SharedBytes: 37376},
+		Config: GEMVConfig{A: ColMajor, ThreadsPerOutput: 0, OutputsPerBlock: 0,
+			Vector: 0, XShared: false, XF32: false, RowsPerThread: 0, SplitK: 8, MaxBatch: 8, MMA: true, Warps: 16, Tiles: 1, Stages: 4},
+		Launch: kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm90},
 }
 
 // GF256s lists every gf256_matmul instance once per arch it is built for.
@@ -3763,6 +3795,38 @@ func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm89(p *GEMVParams) int {
 
 func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm90(p *GEMVParams) int {
 	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm80(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm86(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm89(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
+}
+
+func kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm90(p *GEMVParams) int {
+	return int(C.kgen_hgemvtcts_t_f16accf32_w16_t1_s4_m8_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.X), C.int64_t(p.LDX), C.float(p.Beta), (*C.uint16_t)(p.Y), C.int64_t(p.LDY), p.Stream))
 }
 
 func kgen_ladder_nn_f32_blocktile1d_b64x64x8_t8x1_sm80(p *GEMMParams) int {
