@@ -81,6 +81,35 @@ inline cudaError_t allow_shared_memory(void (*kernel)(P...), int bytes) {
   });
 }
 
+// blocks_per_sm is how many blocks of kernel, of `threads` threads and
+// `smem` bytes of dynamic shared memory, one multiprocessor of the current
+// device holds at once (the occupancy API), cached per device for Key
+// (per_device); -1 when the query fails (the error is cleared).
+template <class Key, class... P>
+inline int blocks_per_sm(void (*kernel)(P...), int threads, size_t smem) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return -1;
+  return per_device<Key>(device, [kernel, threads, smem] {
+    int blocks = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem) != cudaSuccess) {
+      cudaGetLastError();
+      return -1;
+    }
+    return blocks;
+  });
+}
+
+// one_wave reports whether `blocks` blocks of kernel all fit the current
+// device at once (blocks_per_sm x its multiprocessors); false when either
+// query fails.
+template <class Key, class... P>
+inline bool one_wave(void (*kernel)(P...), int threads, size_t smem, int64_t blocks) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  const int per_sm = blocks_per_sm<Key>(kernel, threads, smem), sms = sm_count(device);
+  return per_sm > 0 && sms > 0 && blocks <= static_cast<int64_t>(per_sm) * sms;
+}
+
 // arch_number reads the digits of an arch name: "sm90" is 90.
 constexpr int arch_number(const char* s, int n = 0) {
   return *s == 0 ? n : (*s >= '0' && *s <= '9') ? arch_number(s + 1, 10 * n + (*s - '0')) : arch_number(s + 1, n);

@@ -687,18 +687,7 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
 // 13.6 to 15.0 (bench/results/h100-2026-11-24-session8.md).
 template <class K>
 inline bool early_pays() {
-  if (!K::kEarly) return false;
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return false;
-  return per_device<K>(device, [] {
-           int blocks = 0;
-           if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) !=
-               cudaSuccess) {
-             cudaGetLastError();
-             return -1;
-           }
-           return blocks;
-         }) == 1;
+  return K::kEarly && blocks_per_sm<K>(hgemm_kernel<K>, K::kThreads, K::kSmemBytes) == 1;
 }
 
 // launch checks the arguments and starts the kernel on stream. It returns

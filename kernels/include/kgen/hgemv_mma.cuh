@@ -109,6 +109,7 @@ struct Args {
   int m, n, k;  // k is 0 when alpha == 0 (A and x are then not read)
   float alpha, beta;
   bool vec;  // A, x, lda and ldx allow 16-byte loads
+  bool rotate;  // the staged kernel's blocks start their stages at different k (kgen/hgemv_mma_s.cuh)
 };
 
 struct Block {
@@ -392,6 +393,7 @@ inline int plan(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda
   Args& g = p->args;
   hgemv::set_operands(g, m, n, k, alpha, a, lda, x, ldx, beta, y, ldy);
   g.vec = aligned16(a, lda) && aligned16(x, ldx);
+  g.rotate = false;
   p->grid_x = (n + K::kRows - 1) / K::kRows;  // n < 2^31: fits
   p->grid_z = (m + K::kBatch - 1) / K::kBatch;
   return KGEN_OK;

@@ -31,6 +31,19 @@
 // {a0, a1, a2, a3} of m16n8k16 with k slots 0-7 in chunk 2s and 8-15 in
 // 2s + 1; the B fragment reads x at the same k.
 //
+// Launched early, a block asks L2 for its first 16 KiB of A before it waits
+// for the kernel before it (kgen::warm_l2). When the grid fits the GPU in
+// one wave (the launch asks the occupancy API), block bx starts its stages
+// at stage bx % stages and wraps around (Args::rotate, stage_of): blocks
+// that all start together would otherwise walk k in step, every row of A
+// read at the same offset at once. On an H100 (session 11, bench/results/
+// h100-2026-11-24-session11.md) that took 16 warps of 2 tiles from 35.8 to
+// 32.6 us at 4096 x 11008 with 8 vectors (128 blocks) and 8 warps of one
+// tile from 13.8 to 13.5 at 4096^2; over several waves later blocks start
+// staggered anyway, and rotating cost 1-4% there. (The staged kernel of a
+// transposed A does not rotate: its blocks read parts of the same rows of A
+// together, and rotating them cost 10-50%.)
+//
 // The k past the last whole stage (k % 256), and all of k when A or x do not
 // allow 16-byte copies (Args::vec), goes through kgen/hgemv_mma.cuh's step
 // loop, split over the warps, one step in flight. The warps' C fragments
@@ -155,6 +168,13 @@ __host__ __device__ __forceinline__ int first_step(int w) {
   return w * K::kWarpSteps;
 }
 
+// stage_of is the stage (of `stages`) that block bx copies at step i of its
+// ring: with a.rotate, block bx starts at stage bx % stages and wraps
+// around, so that blocks running together read A at different offsets.
+__host__ __device__ __forceinline__ int stage_of(const Args& a, int i, int stages, int bx) {
+  return a.rotate ? (i + bx % stages) % stages : i;
+}
+
 // Whole stages: the k that the staged loop covers (none without vec).
 __host__ __device__ __forceinline__ int staged_k(const Args& a) { return a.vec ? a.k / kStageK * kStageK : 0; }
 
@@ -229,9 +249,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
   const Block b = hgemv_mma::block_of<K>(a, blockIdx.x, blockIdx.z);
   const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
   const int kmain = staged_k(a), stages = kmain / kStageK;
-  if (b.z == 0) {
-    warm_l2(a.a + static_cast<int64_t>(b.row0) * a.lda, 2 * a.lda, cmin(K::kRows, a.n - b.row0),
-            cmin(stages * kRowBytes, K::kWarmBytes / K::kRows), tid, K::kThreads);
+  if (b.z == 0 && stages > 0) {
+    const int first = stage_of(a, 0, stages, blockIdx.x);
+    warm_l2(a.a + static_cast<int64_t>(b.row0) * a.lda + first * kStageK, 2 * a.lda, cmin(K::kRows, a.n - b.row0),
+            cmin((stages - first) * kRowBytes, K::kWarmBytes / K::kRows), tid, K::kThreads);
   }
   wait_prior_grids();
   hgemv_mma::MmaSink<K> sink;
@@ -245,7 +266,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
     cp.init(a, b, tid);
 #pragma unroll
     for (int s = 0; s < K::kStages - 1; ++s) {
-      if (s < stages) cp.issue(base + s * K::kStageBytes, s);
+      if (s < stages) cp.issue(base + s * K::kStageBytes, stage_of(a, s, stages, blockIdx.x));
       cp_async_commit();
     }
 #pragma unroll 1
@@ -253,7 +274,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
       cp_async_wait<K::kStages - 2>();
       __syncthreads();  // stage i is in for every thread; stage i - 1 is read by every warp
       const int next = i + K::kStages - 1;
-      if (next < stages) cp.issue(base + (next % K::kStages) * K::kStageBytes, next);
+      if (next < stages) cp.issue(base + (next % K::kStages) * K::kStageBytes, stage_of(a, next, stages, blockIdx.x));
       cp_async_commit();
       stage_mmas<K>(base + (i % K::kStages) * K::kStageBytes, w, lane, sink.acc);
     }
@@ -286,6 +307,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
   if (st != KGEN_OK) return st == hgemv_mma::kNothingToDo ? KGEN_OK : st;
   const cudaError_t err = allow_shared_memory<K>(hgemv_mma_s_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
+  p.args.rotate = one_wave<K>(hgemv_mma_s_kernel<K>, K::kThreads, K::kSmemBytes, p.grid_x * p.grid_z);
   const dim3 grid(static_cast<unsigned>(p.grid_x), 1, static_cast<unsigned>(p.grid_z));
   return static_cast<int>(launch_early(hgemv_mma_s_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, p.args));
 }
@@ -302,7 +324,7 @@ int launch(int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, con
 // then the k past the stages through hgemv_mma::emulate_warp, as the
 // unstaged kernel's emulator runs its whole k.
 template <class K>
-void emulate_block(const Args& args, const Block& b, std::vector<unsigned char>& smem, std::vector<float>& red) {
+void emulate_block(const Args& args, const Block& b, int bx, std::vector<unsigned char>& smem, std::vector<float>& red) {
   const int kmain = staged_k(args), stages = kmain / kStageK;
   auto word = [&](int off) {
     uint32_t v;
@@ -319,15 +341,15 @@ void emulate_block(const Args& args, const Block& b, std::vector<unsigned char>&
   };
   for (unsigned char& v : smem) v = 0xA5;  // a byte no copy wrote reads as garbage
   for (int kt = 0; kt < stages; ++kt) {
-    const int base = kt % K::kStages * K::kStageBytes;
+    const int base = kt % K::kStages * K::kStageBytes, st = stage_of(args, kt, stages, bx);
     for (int tid = 0; tid < K::kThreads; ++tid) {
       for (int q = 0; q < K::kACopies; ++q) {
         const Copy cp = copy_of<K>(tid, q);
-        copy(smem.data() + base + a_offset(cp.row, cp.chunk), a_source(args, b, cp), kt);
+        copy(smem.data() + base + a_offset(cp.row, cp.chunk), a_source(args, b, cp), st);
       }
       for (int q = 0; q < K::kXCopies; ++q) {
         const Copy cp = copy_of<K>(tid, q);
-        if (cp.row < 8) copy(smem.data() + base + x_offset<K>(cp.row, cp.chunk), x_source<K>(args, b, cp), kt);
+        if (cp.row < 8) copy(smem.data() + base + x_offset<K>(cp.row, cp.chunk), x_source<K>(args, b, cp), st);
       }
     }
     for (int w = 0; w < K::kWarps; ++w) {
@@ -363,12 +385,13 @@ int emulate_on_host(int m, int n, int k, float alpha, const uint16_t* a, int64_t
   Plan p;
   const int st = hgemv_mma::plan<K>(m, n, k, alpha, a, lda, x, ldx, beta, y, ldy, &p);
   if (st != KGEN_OK) return st == hgemv_mma::kNothingToDo ? KGEN_OK : st;
+  p.args.rotate = true;  // block 0 starts at stage 0 as without it: both orders are run
   std::vector<unsigned char> smem(K::kSmemBytes);
   std::vector<float> red(K::kRedFloats);
   for (int bz = 0; bz < p.grid_z; ++bz) {
     for (int bx = 0; bx < p.grid_x; ++bx) {
       const Block b = hgemv_mma::block_of<K>(p.args, bx, bz);
-      emulate_block<K>(p.args, b, smem, red);
+      emulate_block<K>(p.args, b, bx, smem, red);
       for (int o = 0; o < 128 * K::kTiles; ++o) hgemv_mma::red_finish<K>(p.args, b, o, red.data());
     }
   }
