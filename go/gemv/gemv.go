@@ -427,10 +427,12 @@ func mmaOrderStaged(c kernels.GEMVConfig, m, n int) int {
 // 11-24-session11.md), with every kernel asking L2 for its first bytes
 // before it waits, added its blocks splitting k: 4 ways for 2048 < n <=
 // 4096 (14.1 against 15.0 us at 4096^2, 32.8 against 34.6 at 4096 x 11008),
-// 8 ways for 1024 < n <= 2048 (5.7 against 5.8 at 2048^2 for one vector,
-// 5.9 against 6.3 for 8). From 4097 to 8192 hgemvtct stays first (2 ways
-// were level with it at 8192^2).
-func mmaOrderStagedT(c kernels.GEMVConfig, n int) int {
+// 8 ways for 1024 <= n <= 2048 (5.7 against 5.8 at 2048^2 for one vector,
+// 5.9 against 6.3 for 8; with the ticket of session 11's call 15, 4.1
+// against 4.3-4.8 at 1024^2 for 2 to 8 vectors), except one vector at n =
+// 1024, where the CUDA-core split leads (4.0 against 4.1). From 4097 to
+// 8192 hgemvtct stays first (2 ways were level with it at 8192^2).
+func mmaOrderStagedT(c kernels.GEMVConfig, m, n int) int {
 	if c.Warps != 16 || c.Stages != 4 {
 		return 5
 	}
@@ -440,7 +442,7 @@ func mmaOrderStagedT(c kernels.GEMVConfig, n int) int {
 		split = 1
 	case n > 2048 && n <= 4096:
 		split = 4
-	case n > 1024 && n <= 2048:
+	case n >= 1024 && n <= 2048 && (m > 1 || n > 1024):
 		split = 8
 	}
 	if c.SplitK == split {
@@ -471,7 +473,7 @@ func mmaOrderStagedT(c kernels.GEMVConfig, n int) int {
 // vectors).
 func mmaOrderT(c kernels.GEMVConfig, m, n int) int {
 	if c.Stages > 0 {
-		return mmaOrderStagedT(c, n)
+		return mmaOrderStagedT(c, m, n)
 	}
 	if n >= 1024 && n <= 2048 {
 		if c.SplitK > 1 {

@@ -1083,22 +1083,27 @@ __host__ __device__ inline void combine(const Args& a, const Block& b, int tid) 
 // kernel with split-K across blocks ends this way (this header's,
 // kgen/hgemv_mma_t.cuh's).
 //
-// One thread fences for the block, as in CUTLASS's semaphore: the barrier
-// orders every thread's partials before thread 0's fence, and a fence is
-// cumulative (PTX memory model), so the ticket is counted after all of them
-// are visible at GPU scope. On the reading side thread 0 fences after the
-// ticket, and the barrier orders everyone's reads after that. One fence per
-// block instead of one per thread: ncu on the H100 put the layout-t split-K
-// kernel's membar stalls at 2.0 cycles per instruction with a fence per
-// thread.
+// One thread counts the block in with an atomic add of release and acquire
+// semantics at GPU scope, as CUTLASS's generic barrier does: the barrier
+// before it orders every thread's partials before the release, which is
+// cumulative (PTX memory model), so they are visible to the block that
+// counts in last; its acquire, and the barrier after it, order its
+// threads' reads of the other blocks' partials after their release. One
+// atomic per block instead of a fence per thread (ncu on the H100 put the
+// layout-t split-K kernel's membar stalls at 2.0 cycles per instruction
+// with a fence per thread), and no fence.sc: two __threadfence() around a
+// relaxed atomic took 0.3-0.8 us longer per launch (session 11, bench/
+// results/h100-2026-11-24-session11.md: 5.76 against 5.41 us at 2048^2
+// for the staged layout-t kernel with 8 splits, 15.37 against 14.75 at
+// 4096^2 for hgemvtct's 8 splits).
 template <class F>
 __device__ __forceinline__ void combine_if_last(unsigned* ticket, unsigned blocks, F combine) {
   __shared__ bool last;
   __syncthreads();  // every thread's partials are written
   if (threadIdx.x == 0) {
-    __threadfence();  // ... and visible at GPU scope before the ticket
-    last = atomicAdd(ticket, 1u) == blocks - 1;
-    __threadfence();  // the other blocks' partials, counted in before, are visible from here
+    unsigned before;
+    asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;\n" : "=r"(before) : "l"(ticket) : "memory");
+    last = before == blocks - 1;
   }
   __syncthreads();
   if (!last) return;
