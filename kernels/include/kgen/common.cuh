@@ -82,13 +82,11 @@ inline cudaError_t allow_shared_memory(void (*kernel)(P...), int bytes) {
 }
 
 // blocks_per_sm is how many blocks of kernel, of `threads` threads and
-// `smem` bytes of dynamic shared memory, one multiprocessor of the current
-// device holds at once (the occupancy API), cached per device for Key
+// `smem` bytes of dynamic shared memory, one multiprocessor of device (the
+// current one) holds at once (the occupancy API), cached per device for Key
 // (per_device); -1 when the query fails (the error is cleared).
 template <class Key, class... P>
-inline int blocks_per_sm(void (*kernel)(P...), int threads, size_t smem) {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return -1;
+inline int blocks_per_sm(int device, void (*kernel)(P...), int threads, size_t smem) {
   return per_device<Key>(device, [kernel, threads, smem] {
     int blocks = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem) != cudaSuccess) {
@@ -106,7 +104,7 @@ template <class Key, class... P>
 inline bool one_wave(void (*kernel)(P...), int threads, size_t smem, int64_t blocks) {
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) return false;
-  const int per_sm = blocks_per_sm<Key>(kernel, threads, smem), sms = sm_count(device);
+  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
   return per_sm > 0 && sms > 0 && blocks <= static_cast<int64_t>(per_sm) * sms;
 }
 

@@ -687,7 +687,9 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
 // 13.6 to 15.0 (bench/results/h100-2026-11-24-session8.md).
 template <class K>
 inline bool early_pays() {
-  return K::kEarly && blocks_per_sm<K>(hgemm_kernel<K>, K::kThreads, K::kSmemBytes) == 1;
+  int device = 0;
+  return K::kEarly && cudaGetDevice(&device) == cudaSuccess &&
+         blocks_per_sm<K>(device, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) == 1;
 }
 
 // launch checks the arguments and starts the kernel on stream. It returns

@@ -198,8 +198,8 @@ struct Config {
   static constexpr int kXBytes = MAX_BATCH_ * kXTile * kXElem;
   static constexpr int kSmemBytes = cmax(16, cmax(kXBytes, kRedBytes));
   static_assert(kSmemBytes <= kSmemLimit, "the x tile or the reduction buffer exceeds 48 KiB of shared memory");
-  // Bytes of a block's A asked of L2 before the wait (warm_block).
-  static constexpr int kWarmBytes = kT ? 0 : 8 * 1024;
+  // Bytes of a block's A asked of L2 before the wait (warm_block, layout N).
+  static constexpr int kWarmBytes = 8 * 1024;
   // Loads of A in flight per thread before the first is used: 4 chunks, or
   // with x_f32 in layout N, 4 / kRows chunks of kRows rows each (at 8
   // vectors and 4 rows, 2 chunks would spill at 128 registers); layout T
@@ -1157,19 +1157,15 @@ __device__ __forceinline__ void kernel_body(const Args& a, unsigned char* smem) 
 }
 
 // warm_block prefetches (kgen::warm_l2) the first K::kWarmBytes of block b's
-// part of A: its outputs' rows from k0 (layout N) or its k rows over its
-// outputs (layout T).
+// part of A: its outputs' rows from k0. Layout N only: for layout T the
+// H100 measured no gain (session 11, bench/results/h100-2026-11-24-
+// session11.md).
 template <class K>
 __device__ __forceinline__ void warm_block(const Args& a, const Block& b) {
   const int outs = cmin(K::kOutsPerBlock, a.n - b.out0), ks = b.k1 - b.k0;
-  if (outs <= 0 || ks <= 0) return;
-  if constexpr (K::kT) {
-    warm_l2(a.a + static_cast<int64_t>(b.k0) * a.lda + b.out0, 2 * a.lda, cmin(ks, K::kWarmBytes / (2 * outs)),
-            2 * outs, threadIdx.x, K::kThreads);
-  } else {
-    warm_l2(a.a + static_cast<int64_t>(b.out0) * a.lda + b.k0, 2 * a.lda, outs,
-            cmin(2 * ks, K::kWarmBytes / outs), threadIdx.x, K::kThreads);
-  }
+  if (K::kT || outs <= 0 || ks <= 0) return;
+  warm_l2(a.a + static_cast<int64_t>(b.out0) * a.lda + b.k0, 2 * a.lda, outs, cmin(2 * ks, K::kWarmBytes / outs),
+          threadIdx.x, K::kThreads);
 }
 
 template <class K>

@@ -264,21 +264,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_s_kernel
   if (stages > 0) {
     Copies<K> cp;
     cp.init(a, b, tid);
-#pragma unroll
-    for (int s = 0; s < K::kStages - 1; ++s) {
-      if (s < stages) cp.issue(base + s * K::kStageBytes, stage_of(a, s, stages, blockIdx.x));
-      cp_async_commit();
-    }
-#pragma unroll 1
-    for (int i = 0; i < stages; ++i) {
-      cp_async_wait<K::kStages - 2>();
-      __syncthreads();  // stage i is in for every thread; stage i - 1 is read by every warp
-      const int next = i + K::kStages - 1;
-      if (next < stages) cp.issue(base + (next % K::kStages) * K::kStageBytes, stage_of(a, next, stages, blockIdx.x));
-      cp_async_commit();
-      stage_mmas<K>(base + (i % K::kStages) * K::kStageBytes, w, lane, sink.acc);
-    }
-    cp_async_wait<0>();
+    stage_ring<K::kStages, K::kStageBytes>(
+        base, stages, [&](uint32_t slot, int i) { cp.issue(slot, stage_of(a, i, stages, blockIdx.x)); },
+        [&](uint32_t slot) { stage_mmas<K>(slot, w, lane, sink.acc); });
   }
   // The branch is uniform: the launch decides the path for every block.
   if (kmain < a.k) {

@@ -276,21 +276,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks) hgemv_mma_ts_kerne
   Acc<K> acc;
 #pragma unroll
   for (int j = 0; j < K::kWarpTiles; ++j) acc.c[j][0] = acc.c[j][1] = 0.f;
-#pragma unroll
-  for (int i = 0; i < K::kStages - 1; ++i) {
-    if (i < stages) issue_stage<K>(a, b, base + i * K::kStageBytes, s0 + i, tid);
-    cp_async_commit();
-  }
-#pragma unroll 1
-  for (int i = 0; i < stages; ++i) {
-    cp_async_wait<K::kStages - 2>();
-    __syncthreads();  // stage i is in for every thread; stage i - 1 is read by every warp
-    const int next = i + K::kStages - 1;
-    if (next < stages) issue_stage<K>(a, b, base + (next % K::kStages) * K::kStageBytes, s0 + next, tid);
-    cp_async_commit();
-    stage_mmas<K>(base + (i % K::kStages) * K::kStageBytes, w, lane, acc);
-  }
-  cp_async_wait<0>();
+  stage_ring<K::kStages, K::kStageBytes>(
+      base, stages, [&](uint32_t slot, int i) { issue_stage<K>(a, b, slot, s0 + i, tid); },
+      [&](uint32_t slot) { stage_mmas<K>(slot, w, lane, acc); });
   float* red = reinterpret_cast<float*>(smem);
   __syncthreads();  // every warp is done with the stages
   hgemv_mma_ts::red_write<K>(w, lane, acc, red);

@@ -28,6 +28,33 @@ __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 }
 
+// stage_ring runs a cp.async pipeline over `stages` stages through a ring
+// of STAGES slots of SLOT_BYTES from shared address base, STAGES - 1 stages
+// in flight while one is used, one barrier per stage: issue(slot, i) starts
+// the calling thread's copies of stage i into the slot at shared address
+// `slot` (each stage is one cp.async group, empty past the last), and
+// consume(slot) uses a stage once every thread's copies of it are in. The
+// ring is drained on return. The staged GEMV kernels (kgen/hgemv_mma_s.cuh,
+// kgen/hgemv_mma_ts.cuh) run their stages through it.
+template <int STAGES, int SLOT_BYTES, class Issue, class Consume>
+__device__ __forceinline__ void stage_ring(uint32_t base, int stages, Issue issue, Consume consume) {
+#pragma unroll
+  for (int i = 0; i < STAGES - 1; ++i) {
+    if (i < stages) issue(base + i * SLOT_BYTES, i);
+    cp_async_commit();
+  }
+#pragma unroll 1
+  for (int i = 0; i < stages; ++i) {
+    cp_async_wait<STAGES - 2>();
+    __syncthreads();  // stage i is in for every thread; stage i - 1 is read by every warp
+    const int next = i + STAGES - 1;
+    if (next < stages) issue(base + (next % STAGES) * SLOT_BYTES, next);
+    cp_async_commit();
+    consume(base + (i % STAGES) * SLOT_BYTES);
+  }
+  cp_async_wait<0>();
+}
+
 __device__ __forceinline__ void st_shared16(uint32_t dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
   asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(dst), "r"(a), "r"(b), "r"(c), "r"(d) : "memory");
 }
