@@ -254,7 +254,12 @@ type gemmFamily struct {
 	cdt     compare.DType
 	refName string
 	ref     func(b *bencher) func(s *cuda.Stream, set operandSet) error
-	peak    func(d DeviceReport) float64
+	// acc16 is the reference of the instances that accumulate in fp16
+	// (checkType F16Acc16), cuBLAS with the same types, where the family
+	// has such instances.
+	acc16Name string
+	acc16     func(b *bencher) func(s *cuda.Stream, set operandSet) error
+	peak      func(d DeviceReport) float64
 }
 
 var sgemmFamily = gemmFamily{
@@ -270,13 +275,19 @@ var sgemmFamily = gemmFamily{
 
 var hgemmFamily = gemmFamily{
 	name: "hgemm", dt: gemm.F16, cdt: compare.F16, refName: "cublas_gemmex",
-	ref: func(b *bencher) func(s *cuda.Stream, set operandSet) error {
-		return func(_ *cuda.Stream, x operandSet) error {
-			return b.blasF16.GemmExF16(x.a.Order == gemm.ColMajor, x.b.Order == gemm.ColMajor, x.c.Rows, x.c.Cols, x.a.Cols,
-				1, x.a.Buf.Ptr(), x.a.LD(), x.b.Buf.Ptr(), x.b.LD(), 0, x.c.Buf.Ptr(), x.c.LD(), false)
-		}
-	},
-	peak: func(d DeviceReport) float64 { return d.PeakF16TFLOPS },
+	ref:       func(b *bencher) func(s *cuda.Stream, set operandSet) error { return gemmExF16(b, false) },
+	acc16Name: "cublas_gemmex_acc16",
+	acc16:     func(b *bencher) func(s *cuda.Stream, set operandSet) error { return gemmExF16(b, true) },
+	peak:      func(d DeviceReport) float64 { return d.PeakF16TFLOPS },
+}
+
+// gemmExF16 runs cuBLAS GemmEx on fp16 operands, accumulating in fp16 where
+// acc16, else in fp32.
+func gemmExF16(b *bencher, acc16 bool) func(s *cuda.Stream, set operandSet) error {
+	return func(_ *cuda.Stream, x operandSet) error {
+		return b.blasF16.GemmExF16(x.a.Order == gemm.ColMajor, x.b.Order == gemm.ColMajor, x.c.Rows, x.c.Cols, x.a.Cols,
+			1, x.a.Buf.Ptr(), x.a.LD(), x.b.Buf.Ptr(), x.b.LD(), 0, x.c.Buf.Ptr(), x.c.LD(), acc16)
+	}
 }
 
 // gemmSection times, per shape and layout, the reference, the engine's
@@ -374,9 +385,32 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	}
 	add := func(r Row) {
 		rep.Rows = append(rep.Rows, r)
-		b.printf("  %s %s %s %-52s %-6s %9.4f ms %7.2f TFLOPS  %.2fx %s\n", fam.name, sh, lay, r.Kernel, r.Method, r.Ms, r.Rate, r.VsRef, fam.refName)
+		refName := fam.refName
+		if r.Ref != "" {
+			refName = r.Ref
+		}
+		b.printf("  %s %s %s %-52s %-6s %9.4f ms %7.2f TFLOPS  %.2fx %s\n", fam.name, sh, lay, r.Kernel, r.Method, r.Ms, r.Rate, r.VsRef, refName)
 	}
 	add(row(fam.refName+"_"+lay, refT, 0))
+	// Instances that accumulate in fp16 are compared with cuBLAS doing the
+	// same (the "same types"), timed here too.
+	var acc16T Timing
+	acc16 := func(name string) bool { return fam.acc16 != nil && checkType(fam, name, pick) == compare.F16Acc16 }
+	if slices.ContainsFunc(insts, func(in gemm.Instance) bool { return acc16(in.Name) }) || acc16("") {
+		if acc16T, err = b.Measure(rotate(ops.sets, fam.acc16(b))); err != nil {
+			return fmt.Errorf("%s: %w", fam.acc16Name, err)
+		}
+		r := row(fam.acc16Name+"_"+lay, acc16T, 0)
+		r.VsRef, r.Ref = 1, fam.acc16Name
+		add(r)
+	}
+	// against sets a row's ratio to the fp16-accumulating reference where
+	// its instance accumulates in fp16 (timed as t16 by the same method).
+	against := func(r *Row, name string, t16 Timing) {
+		if acc16(name) {
+			r.VsRef, r.Ref = t16.Ms/r.Ms, fam.acc16Name
+		}
+	}
 	type job struct {
 		label, name, ladder string
 		run                 func(s *cuda.Stream, set operandSet) error
@@ -406,13 +440,21 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		}
 		r := row(jb.label, t, errRatio)
 		r.Ladder = jb.ladder
+		against(&r, jb.name, acc16T)
 		add(r)
 		if jb.name == "" {
 			// Short problems: the engine's choice and the reference
 			// replayed from a graph, without the host between launches.
-			if rg, eg, ok := b.graphPair(jb.label, rotate(ops.sets, ref), rotate(ops.sets, jb.run), t.Launches); ok {
-				r, e := row(fam.refName+"_"+lay, rg, 0), row(jb.label, eg, errRatio)
+			gref, gname := ref, fam.refName
+			if acc16(jb.name) {
+				gref, gname = fam.acc16(b), fam.acc16Name
+			}
+			if rg, eg, ok := b.graphPair(jb.label, rotate(ops.sets, gref), rotate(ops.sets, jb.run), t.Launches); ok {
+				r, e := row(gname+"_"+lay, rg, 0), row(jb.label, eg, errRatio)
 				r.VsRef, e.VsRef = 1, rg.Ms/eg.Ms
+				if gname != fam.refName {
+					r.Ref, e.Ref = gname, gname
+				}
 				add(r)
 				add(e)
 			}

@@ -60,6 +60,9 @@ type Row struct {
 	Unit     string
 	PctPeak  float64 `json:",omitempty"`
 	VsRef    float64 `json:",omitempty"` // the reference's time / this time (cuBLAS, klauspost)
+	// Ref names the reference of VsRef where it is not the family's own:
+	// cuBLAS accumulating in fp16 for the HGEMM instances that do.
+	Ref      string  `json:",omitempty"`
 	VsFloor  float64 `json:",omitempty"` // the copy floor's time / this time
 	ErrRatio float64 `json:",omitempty"` // worst |error| / its bound in the check (0: exact)
 	GPUShare float64 `json:",omitempty"` // host-encode: bytes the GPU served / all
@@ -97,10 +100,19 @@ func printTable(w io.Writer, rep Report) {
 			fmt.Fprintf(w, "\n%s (median of %d; noise = IQR)\n| op | shape | layout | kernel | method | launches | ms | noise ms | rate | %% peak | x ref | x floor |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n", fam, rep.Iters)
 		}
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d | %.4f | %.4f | %.1f %s | %s | %s | %s |\n", r.Op, r.Shape, r.Layout, r.Kernel, r.Method,
-			r.Launches, r.Ms, r.NoiseMs, r.Rate, r.Unit, optional(r.PctPeak, "%.1f"), optional(r.VsRef, "%.2f"), optional(r.VsFloor, "%.2f"))
+			r.Launches, r.Ms, r.NoiseMs, r.Rate, r.Unit, optional(r.PctPeak, "%.1f"), vsRef(r), optional(r.VsFloor, "%.2f"))
 	}
 	printLadder(w, rep.Rows)
 	printAblation(w, rep.Ablation)
+}
+
+// vsRef is a row's "x ref" cell, naming the reference where it is not the
+// family's own.
+func vsRef(r Row) string {
+	if r.Ref == "" || r.VsRef == 0 {
+		return optional(r.VsRef, "%.2f")
+	}
+	return fmt.Sprintf("%.2f (%s)", r.VsRef, r.Ref)
 }
 
 func optional(v float64, format string) string {
@@ -133,7 +145,7 @@ func readJSON(path string) (Report, error) {
 
 // csvHeader names writeCSV's columns, in order.
 var csvHeader = []string{"family", "op", "kernel", "shape", "layout", "method", "launches", "ms", "noise_ms",
-	"rate", "unit", "pct_peak", "vs_ref", "vs_floor", "err_ratio", "gpu_share"}
+	"rate", "unit", "pct_peak", "vs_ref", "vs_floor", "err_ratio", "gpu_share", "ref"}
 
 // writeCSV writes one line per row under csvHeader.
 func writeCSV(w io.Writer, rows []Row) error {
@@ -144,7 +156,7 @@ func writeCSV(w io.Writer, rows []Row) error {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, r := range rows {
 		if err := cw.Write([]string{r.Family, r.Op, r.Kernel, r.Shape, r.Layout, r.Method, strconv.Itoa(r.Launches),
-			f(r.Ms), f(r.NoiseMs), f(r.Rate), r.Unit, f(r.PctPeak), f(r.VsRef), f(r.VsFloor), f(r.ErrRatio), f(r.GPUShare)}); err != nil {
+			f(r.Ms), f(r.NoiseMs), f(r.Rate), r.Unit, f(r.PctPeak), f(r.VsRef), f(r.VsFloor), f(r.ErrRatio), f(r.GPUShare), r.Ref}); err != nil {
 			return err
 		}
 	}

@@ -35,6 +35,7 @@ func sampleReport() Report {
 			{Family: "gf256", Op: "encode", Kernel: "copy-floor", Shape: "10+4 65536B", Method: "model", Ms: 0.002},
 			{Family: "hgemv", Kernel: "hgemv_x", Shape: "4096x4096 m=1", Layout: "t", Method: "events", Launches: 80, Ms: 0.012, Rate: 2800, Unit: "GB/s", VsRef: 1.1, VsFloor: 0.8},
 			{Family: "hgemm", Kernel: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4", Shape: "1024x1024x1024", Layout: "nn", Method: "events", Launches: 12, Ms: 0.02, Rate: 100, Unit: "TFLOPS", VsRef: 0.7},
+			{Family: "hgemm", Kernel: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Shape: "1024x1024x1024", Layout: "nn", Method: "events", Launches: 12, Ms: 0.019, Rate: 105, Unit: "TFLOPS", VsRef: 0.74, Ref: "cublas_gemmex_acc16"},
 		},
 		Ablation: []Ablation{{Family: "sgemm", Shape: "4096x4096x4096", Layout: "nn", Best: "a", Param: "Stages", BestValue: "2", Value: "1", Kernel: "b", Ratio: 0.8}},
 	}
@@ -74,7 +75,28 @@ func TestCSVHasEveryRowAndColumn(t *testing.T) {
 		noise, err := strconv.ParseFloat(rec[col["noise_ms"]], 64)
 		require.NoError(t, err)
 		assert.InDelta(t, r.NoiseMs, noise, 1e-6*r.NoiseMs+1e-12)
+		assert.Equal(t, r.Ref, rec[col["ref"]])
 	}
+}
+
+// TestTableNamesAnotherReference checks that a row compared with another
+// reference than its family's (fp16-accumulating HGEMM instances against
+// cuBLAS accumulating in fp16) says which, and that the others do not.
+func TestTableNamesAnotherReference(t *testing.T) {
+	var buf bytes.Buffer
+	printTable(&buf, sampleReport())
+	var acc16, plain string
+	for _, line := range strings.Split(buf.String(), "\n") {
+		switch {
+		case strings.Contains(line, "hgemmh_nn_f16_b128x256x32_w64x64_s4"):
+			acc16 = line
+		case strings.Contains(line, "hgemm_nn_f16accf32_b128x128x32_w64x64_s4"):
+			plain = line
+		}
+	}
+	assert.Contains(t, acc16, "| 0.74 (cublas_gemmex_acc16) |")
+	assert.Contains(t, plain, "| 0.70 |")
+	assert.NotContains(t, plain, "cublas_gemmex_acc16")
 }
 
 // TestChartIsWellFormedAndHasEveryRow parses the SVG as XML and looks for
