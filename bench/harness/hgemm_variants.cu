@@ -1,7 +1,8 @@
 // Harness (session 7): HGEMM mma.sync variants (block K 32 vs 64, stages, tile shape, warp tile, blocks per SM) against
 // cuBLAS GemmEx at 4096 and 8192, timed in interleaved rounds (cuBLAS then every variant, 7 rounds, medians) so that
 // the GPU's clock drift under load falls on all alike. "prof <variant> <n>" runs one launch of a variant (or "cublas")
-// for ncu. Build on the GPU machine from the repository root:
+// for ncu. -DACC16 builds the fp16-accumulating variants against cuBLAS computing in fp16 instead. Build on the GPU
+// machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/hgemm_variants bench/harness/hgemm_variants.cu -lcublas
 #include <cuda_runtime.h>
@@ -31,6 +32,26 @@ struct V { const char* name; Launch f; bool acol, bcol; };
 #define F32 Accum::F32
 #define R Order::Row
 #define Cl Order::Col
+#ifdef ACC16
+// Session 12 (-DACC16): fp16 accumulation (the hgemmh family) against cuBLAS GemmEx computing in fp16: block K 64,
+// the 256x128 transpose, and warp tiles of 64x128 and 128x64 (half the registers of fp32 accumulators allow them).
+#define F16 Accum::F16
+static std::vector<V> variants() {
+  return {
+    VR("nn b128x256x32 w64x64 s4 (hgemmh)", 128, 256, 32, 4, R, R, F16),
+    VR("nn b128x256x64 w64x64 s3", 128, 256, 64, 3, R, R, F16),
+    VR("nn b256x128x64 w64x64 s3", 256, 128, 64, 3, R, R, F16),
+    VR("nn b256x128x32 w64x64 s4", 256, 128, 32, 4, R, R, F16),
+    VR("nn b256x256x32 w64x128 s4", 256, 256, 32, 4, R, R, F16, 64, 128),
+    VR("nn b256x256x32 w128x64 s4", 256, 256, 32, 4, R, R, F16, 128, 64),
+    VR("nn b256x256x64 w64x128 s3", 256, 256, 64, 3, R, R, F16, 64, 128),
+    VR("nn b128x256x32 w64x128 s4 mb2", 128, 256, 32, 4, R, R, F16, 64, 128, 2),
+    VR("nn b256x128x32 w128x64 s4 mb2", 256, 128, 32, 4, R, R, F16, 128, 64, 2),
+  };
+}
+constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_16F;
+#else
+constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
 static std::vector<V> variants() {
   return {
     VR("nn b128x256x32 w64x64 s4", 128, 256, 32, 4, R, R),
@@ -47,6 +68,7 @@ static std::vector<V> variants() {
     VR("nn b128x256x32 w64x64 s4 f16acc", 128, 256, 32, 4, R, R, Accum::F16),
   };
 }
+#endif
 
 static uint16_t h16(float f) { __half_raw r = __half_raw(__float2half(f)); return r.x; }
 
@@ -71,8 +93,14 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * n * n * (double)n;
     // cuBLAS reference (row-major C = A B as column-major C^T = B^T A^T), nn.
     auto cub = [&]() {
+      if (kCompute == CUBLAS_COMPUTE_16F) {  // fp16 compute takes fp16 scalars
+        const __half a16 = __float2half(alpha), b16 = __float2half(beta);
+        cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &a16, B, CUDA_R_16F, n, A, CUDA_R_16F, n, &b16, Cr, CUDA_R_16F,
+                     n, kCompute, CUBLAS_GEMM_DEFAULT);
+        return;
+      }
       cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, B, CUDA_R_16F, n, A, CUDA_R_16F, n, &beta, Cr, CUDA_R_16F, n,
-                   CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+                   kCompute, CUBLAS_GEMM_DEFAULT);
     };
     if (!prof) {
       std::vector<uint16_t> ref(e), got(e);

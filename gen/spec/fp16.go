@@ -15,7 +15,7 @@ func (t Tiling) MMASharedBytes() int {
 	return t.Stages * (t.Block.M*t.Block.K + t.Block.K*t.Block.N) * 2
 }
 
-func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch) {
+func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch, acc ir.DType) {
 	errorf := func(format string, args ...any) { c.errorf(t.Line, what+": "+format, args...) }
 	for _, d := range []struct {
 		name string
@@ -59,9 +59,14 @@ func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 		func(max int, on string) {
 			errorf("%d bytes of shared memory (stages x block tiles) exceed the %d a block can have on %s; fewer stages or a smaller tile", smem, max, on)
 		})
-	// fp32 accumulators: warp tile / 32 lanes per thread, plus fragments.
-	if acc := t.Warp.M * t.Warp.N / 32; acc > 160 {
-		errorf("a %dx%d warp tile needs %d accumulator registers per thread, over 160 of the 255: would spill; shrink the warp tile", t.Warp.M, t.Warp.N, acc)
+	// Accumulators: warp tile / 32 lanes per thread, fp32 one register
+	// each, fp16 two to a register; plus fragments.
+	regs := t.Warp.M * t.Warp.N / 32
+	if acc == ir.F16 {
+		regs /= 2
+	}
+	if regs > 160 {
+		errorf("a %dx%d warp tile needs %d %s accumulator registers per thread, over 160 of the 255: would spill; shrink the warp tile", t.Warp.M, t.Warp.N, regs, acc)
 	}
 }
 

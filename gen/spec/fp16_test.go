@@ -37,7 +37,10 @@ var fp16Cases = []ruleCase{
 	{"stages 2", "stages: 3}", "stages: 2}", 12, "stages (2) must be 3 to 8 (cp.async multistage pipeline)", 0},
 	{"shared memory", "{block: [128, 128, 32], warp: [64, 64], stages: 3}", "{block: [256, 256, 64], warp: [64, 64], stages: 5}", 12,
 		"327680 bytes of shared memory (stages x block tiles) exceed the 166912 a block can have on sm_80", 2},
-	{"accumulators", "warp: [64, 64]", "warp: [128, 128]", 12, "a 128x128 warp tile needs 512 accumulator registers per thread", 0},
+	{"accumulators", "warp: [64, 64]", "warp: [128, 128]", 12, "a 128x128 warp tile needs 512 f32 accumulator registers per thread", 0},
+	{"fp16 accumulators", "acc: f32}\n    layouts: [nn, tt]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {block: [128, 128, 32], warp: [64, 64], stages: 3}",
+		"acc: f16}\n    layouts: [nn]\n    archs: [sm_80, sm_90]\n    tilings:\n      - {block: [128, 256, 32], warp: [128, 256], stages: 3}", 12,
+		"a 128x256 warp tile needs 512 f16 accumulator registers per thread", 0},
 	{"thread key", "{block: [128, 128, 32], warp: [64, 64], stages: 3}", "{block: [128, 128, 32], warp: [64, 64], thread: [8, 8], stages: 3}", 12,
 		"thread and vector are keys of the f32 CUDA-core kernel", 0},
 	{"gemv layout pair", "layouts: [n, t]", "layouts: [nn, t]", 16, `unknown layout "nn"; a gemv family gives A's layout alone`, 0},
@@ -142,6 +145,25 @@ func TestFP16Rules(t *testing.T) {
 				t.Errorf("want %d error(s), one at line %d containing\n\t%s\ngot:\n%v", max(c.n, 1), c.line, c.msg, errs)
 			}
 		})
+	}
+}
+
+// TestFP16AccumulatorsTakeHalfTheRegisters checks that a warp tile whose
+// fp32 accumulators would not fit is valid with fp16 ones (two to a
+// register): 128x64 is 256 fp32 registers a thread, 128 fp16.
+func TestFP16AccumulatorsTakeHalfTheRegisters(t *testing.T) {
+	tiling := "{block: [256, 128, 32], warp: [128, 64], stages: 4, min_blocks_per_sm: 2}"
+	f32 := strings.Replace(fp16Base, "{block: [128, 128, 32], warp: [64, 64], stages: 3}", tiling, 1)
+	f16 := strings.Replace(f32, "acc: f32}\n    layouts: [nn, tt]", "acc: f16}\n    layouts: [nn]", 1)
+	if !strings.Contains(f16, "acc: f16}\n    layouts: [nn]\n    archs: [sm_80, sm_90]\n    tilings:\n      - "+tiling) {
+		t.Fatalf("the edit missed:\n%s", f16)
+	}
+	if errs := parseErrs(t, f16); errs != nil {
+		t.Errorf("fp16 accumulators: %v", errs)
+	}
+	errs := parseErrs(t, f32)
+	if len(errs) != 1 || !strings.Contains(errs[0].Msg, "needs 256 f32 accumulator registers") {
+		t.Errorf("fp32 accumulators: want one error about 256 registers, got %v", errs)
 	}
 }
 

@@ -102,7 +102,7 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 			case t.Ladder != ir.LadderNone:
 				checkLadderTiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f)
 			case t.MMA:
-				checkMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+				checkMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, f.Types.Acc)
 			default:
 				checkF32Tiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
 			}
