@@ -405,10 +405,10 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		add(r)
 	}
 	// against sets a row's ratio to the fp16-accumulating reference where
-	// its instance accumulates in fp16 (timed as t16 by the same method).
-	against := func(r *Row, name string, t16 Timing) {
+	// its instance accumulates in fp16.
+	against := func(r *Row, name string) {
 		if acc16(name) {
-			r.VsRef, r.Ref = t16.Ms/r.Ms, fam.acc16Name
+			r.VsRef, r.Ref = acc16T.Ms/r.Ms, fam.acc16Name
 		}
 	}
 	type job struct {
@@ -440,7 +440,7 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		}
 		r := row(jb.label, t, errRatio)
 		r.Ladder = jb.ladder
-		against(&r, jb.name, acc16T)
+		against(&r, jb.name)
 		add(r)
 		if jb.name == "" {
 			// Short problems: the engine's choice and the reference

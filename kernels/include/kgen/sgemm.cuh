@@ -26,8 +26,8 @@
 // blocks wait on the SMs that the splits' last blocks leave instead of
 // following the grid after a launch gap; an instance of which one block fills
 // an SM is itself launched early (early_pays). Harness bench/harness/
-// sgemm_pdl.cu on an H100: 2-4% at 1024^3 and 64x64x65536 in back-to-back
-// launches, level (within 0.7%) in CUDA graphs and on long problems.
+// sgemm_pdl.cu on an H100: 2-6% at 1024^3 and 64x64x65536 in back-to-back
+// launches, 0-1.5% in CUDA graphs, level (within 0.7%) on long problems.
 #pragma once
 
 #include "kgen/common.cuh"
