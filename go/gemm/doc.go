@@ -8,4 +8,8 @@
 // device's name (bench -tune, kernels/tuning/) when there is one, else by a
 // rule on the shape; Engine.Pick says which and why. Every argument is validated before anything runs;
 // errors name the operand and the problem. Nothing here panics or exits.
+//
+// SGEMM and HGEMM accumulate in fp32. Instances of a family that
+// accumulates in fp16 (hgemmh in kernels/spec.yaml; Instance.Acc is F16)
+// are faster on large problems and run only by name (HGEMMWith).
 package gemm

@@ -52,9 +52,12 @@ func dtypeOf(e kernels.DType) DType {
 
 // Instance describes one kernel the Engine can run.
 type Instance struct {
-	Name           string
-	Family         string // spec family, e.g. "sgemm"
-	Elem           DType
+	Name   string
+	Family string // spec family, e.g. "sgemm"
+	Elem   DType
+	// Acc is the accumulators' type: F32, or F16 for an instance of an
+	// fp16-accumulating family (hgemmh), which the engine runs by name only.
+	Acc            DType
 	TensorCores    bool // mma.sync; Thread is unused
 	Arch           int  // compute capability times ten that it was built for
 	A, B           Order
@@ -147,7 +150,9 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	sort.SliceStable(ranked, func(i, j int) bool { return rankOf(ranked[i]) < rankOf(ranked[j]) })
 	e.ranked = map[rankKey][]kernels.GEMM{}
 	for _, kern := range ranked {
-		if !kern.Reference { // the SGEMM ladder runs by name only
+		// The SGEMM ladder runs by name only, and so do fp16-accumulating
+		// instances: SGEMM and HGEMM promise fp32 accumulation.
+		if !kern.Reference && kern.Tiling.Acc == kernels.ElemF32 {
 			key := rankKey{dtypeOf(kern.Tiling.Elem), order(kern.Tiling.A), order(kern.Tiling.B)}
 			e.ranked[key] = append(e.ranked[key], kern)
 		}
@@ -198,7 +203,7 @@ func instances(ks []kernels.GEMM) []Instance {
 	out := make([]Instance, len(ks))
 	for i, k := range ks {
 		out[i] = Instance{
-			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
+			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), Acc: dtypeOf(k.Tiling.Acc), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
 			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK),
@@ -452,9 +457,9 @@ func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
 // heuristic's family and the layouts; otherwise the heuristic: the first tiling in ranking order that
 // gives every multiprocessor at least one block, else the one giving the
 // most blocks. The table only refines the choice within the family the
-// heuristic picks from, so an fp16-accumulating family (hgemmh) never runs
-// for HGEMM, which promises fp32 accumulation. Reference instances (the
-// SGEMM ladder) are candidates only by name.
+// heuristic picks from. Instances that accumulate in fp16 (hgemmh: HGEMM
+// promises fp32 accumulation) and reference instances (the SGEMM ladder) are
+// candidates only by name.
 func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	if name != "" {
 		i := slices.IndexFunc(e.kernels, func(kern kernels.GEMM) bool {

@@ -279,3 +279,40 @@ func TestHGEMMRanking(t *testing.T) {
 	assert.Equal(t, "hgemm_nt_f16accf32_b256x128x32_w64x64_s4", pickTiling(cands, 2048, 2048, 2048, 132).Name)
 	assert.Equal(t, "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", pickTiling(cands, 1024, 1024, 1024, 132).Name)
 }
+
+// TestFP16AccumulationRunsByNameOnly checks that the instances accumulating
+// in fp16 (hgemmh) are never among the engine's own candidates, on every
+// arch, so HGEMM keeps its promise of fp32 accumulation whatever the ranking
+// or table; that such instances exist, so the check is not empty; that
+// their names say so (f16 without "acc", as tests/hgemm and the bench read
+// them); and that they still run by name.
+func TestFP16AccumulationRunsByNameOnly(t *testing.T) {
+	for _, tgt := range kernels.Targets {
+		e, err := newEngine(nil, tgt.Arch)
+		require.NoError(t, err)
+		acc16 := 0
+		for _, in := range e.Instances() {
+			named16 := in.Elem == F16 && strings.Contains(in.Name, "_f16_")
+			assert.Equal(t, named16, in.Acc == F16, "sm_%d %s: Acc %s", tgt.Arch, in.Name, in.Acc)
+			if in.Acc != F16 {
+				continue
+			}
+			acc16++
+			a, b, c := Matrix{Order: in.A}, Matrix{Cols: 5, Order: in.B}, Matrix{Cols: 5}
+			assert.NoError(t, e.HGEMMWith(in.Name, nil, 1, a, b, 0, c), "sm_%d %s by name", tgt.Arch, in.Name)
+		}
+		require.NotZero(t, acc16, "sm_%d: no fp16-accumulating instance to keep out", tgt.Arch)
+		for key, cands := range e.ranked {
+			require.NotEmpty(t, cands)
+			for _, kern := range cands {
+				assert.Equal(t, kernels.ElemF32, kern.Tiling.Acc, "sm_%d %v: %s is a candidate", tgt.Arch, key, kern.Name)
+			}
+			for _, n := range []int{1, 64, 128, 1000, 1024, 4096, 16384} {
+				for _, k := range []int{1, 128, 4096, 65536} {
+					pick := pickTiling(cands, n, n, k, 132)
+					assert.Equal(t, kernels.ElemF32, pick.Tiling.Acc, "sm_%d %v %dx%dx%d: %s", tgt.Arch, key, n, n, k, pick.Name)
+				}
+			}
+		}
+	}
+}

@@ -72,6 +72,7 @@ func (d DType) String() string {
 // GEMMTiling is a GEMM instance's own parameters.
 type GEMMTiling struct {
 	Elem           DType // of A, B and C
+	Acc            DType // of the accumulators: ElemF32, or ElemF16 (an f16 family's spec choice)
 	MMA            bool  // tensor cores (mma.sync): Thread unused
 	A, B, C        Layout
 	Block          Tile
