@@ -27,7 +27,8 @@
 // following the grid after a launch gap; an instance of which one block fills
 // an SM is itself launched early (early_pays). Harness bench/harness/
 // sgemm_pdl.cu on an H100: 2-6% at 1024^3 and 64x64x65536 in back-to-back
-// launches, 0-1.5% in CUDA graphs, level (within 0.7%) on long problems.
+// launches, -0.5% to +1.6% in CUDA graphs, level (within 0.7%) on long
+// problems.
 #pragma once
 
 #include "kgen/common.cuh"
