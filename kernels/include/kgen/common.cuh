@@ -97,6 +97,21 @@ inline int blocks_per_sm(int device, void (*kernel)(P...), int threads, size_t s
   });
 }
 
+// early_pays reports whether a kernel launched early (programmatic
+// dependent launch, kgen/launch.cuh) gains by it on the current device: only
+// where one of its blocks fills a multiprocessor (shared memory or
+// registers), cached per device for Key. Where a second block fits, the next
+// grid's early blocks pile onto the first multiprocessors to free up, two or
+// more to one while others idle: on an H100 at 1024^3 that took hgemm's
+// 128x128 tile of 4 stages from 12.5 to 18.9 us a launch, and the 64x64 one
+// from 13.6 to 15.0 (bench/results/h100-2026-11-24-session8.md). The GEMM
+// kernels (hgemm, sgemm) start early by this rule.
+template <class Key, class... P>
+inline bool early_pays(void (*kernel)(P...), int threads, size_t smem) {
+  int device = 0;
+  return cudaGetDevice(&device) == cudaSuccess && blocks_per_sm<Key>(device, kernel, threads, smem) == 1;
+}
+
 // one_wave reports whether `blocks` blocks of kernel all fit the current
 // device at once (blocks_per_sm x its multiprocessors); false when either
 // query fails.

@@ -678,20 +678,6 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
   return KGEN_OK;
 }
 
-// early_pays reports whether hgemm_kernel<K> is launched early on the
-// current device: only where one block fills a multiprocessor (shared memory
-// or registers), cached per device. Where a second block fits, the next
-// grid's early blocks pile onto the first multiprocessors to free up, two or
-// more to one while others idle: on an H100 at 1024^3 that took the 128x128
-// tile of 4 stages from 12.5 to 18.9 us a launch, and the 64x64 one from
-// 13.6 to 15.0 (bench/results/h100-2026-11-24-session8.md).
-template <class K>
-inline bool early_pays() {
-  int device = 0;
-  return K::kEarly && cudaGetDevice(&device) == cudaSuccess &&
-         blocks_per_sm<K>(device, hgemm_kernel<K>, K::kThreads, K::kSmemBytes) == 1;
-}
-
 // launch checks the arguments and starts the kernel on stream. It returns
 // KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
 template <class K>
@@ -702,7 +688,8 @@ int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, co
   const cudaError_t err = allow_shared_memory<K>(hgemm_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
-  return static_cast<int>(launch_maybe_early(kArch >= 90 && early_pays<K>(), hgemm_kernel<K>,
+  const bool early = kArch >= 90 && K::kEarly && early_pays<K>(hgemm_kernel<K>, K::kThreads, K::kSmemBytes);
+  return static_cast<int>(launch_maybe_early(early, hgemm_kernel<K>,
                                              dim3(static_cast<unsigned>(blocks)), dim3(K::kThreads), K::kSmemBytes,
                                              stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc));
 }

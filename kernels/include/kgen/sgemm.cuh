@@ -607,17 +607,6 @@ inline cudaError_t prepare() {
       [] { return cudaFuncSetAttribute(gemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes); });
 }
 
-// early_pays reports whether gemm_kernel<K> is launched early on the current
-// device: only where one block fills a multiprocessor, as for hgemm (where
-// more fit, the early blocks of the next grid pile onto the first
-// multiprocessors to free up), cached per device.
-template <class K>
-inline bool early_pays() {
-  int device = 0;
-  return K::kEarly && cudaGetDevice(&device) == cudaSuccess &&
-         blocks_per_sm<K>(device, gemm_kernel<K>, K::kThreads, K::kSmemBytes) == 1;
-}
-
 // launch checks the arguments and starts the kernel (and, when the k range is
 // split, the reduction) on stream. ws must hold workspace_bytes(M, N, Kd)
 // bytes, 16-byte aligned; it may be null when that is 0. It returns KGEN_OK, a
@@ -644,8 +633,9 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   if (err != cudaSuccess) return static_cast<int>(err);
   const dim3 grid(static_cast<unsigned>(blocks), need_ws > 0 ? splits : 1);
   float* const part = static_cast<float*>(ws);
-  cudaError_t e = launch_maybe_early(kArch >= 90 && early_pays<K>(), gemm_kernel<K>, grid, dim3(K::kThreads),
-                                     K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
+  const bool early = kArch >= 90 && K::kEarly && early_pays<K>(gemm_kernel<K>, K::kThreads, K::kSmemBytes);
+  cudaError_t e = launch_maybe_early(early, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
+                                     alpha, A, lda, B, ldb, beta, C, ldc, part);
   if (e == cudaSuccess && need_ws > 0) {
     const int64_t mn = static_cast<int64_t>(M) * N;
     const int64_t want = (mn + 255) / 256;
