@@ -12,6 +12,10 @@
 //            layout -DLAYOUT (0-3: nn nt tn tt).
 //   -DSET=2  block tiles and depths around 128x256x16: block K 8 in 4-5 stages, 256x128; layout -DLAYOUT.
 //   -DSET=3  deeper pipelines (4-5 stages) and block K 32 for the engine's tiles; layout -DLAYOUT.
+//   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
+//            Needs the orders patched into a copy of the header (the spec keeps two of them):
+//              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
+//            and -I /tmp/h/kernels/include before the others. Results: bench/results/h100-2026-11-24-session13.md.
 // Build on the GPU machine from the repository root, e.g.
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DSET=1 -DLAYOUT=0 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_variants bench/harness/sgemm_variants.cu -lcublas
@@ -73,8 +77,32 @@ using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S, 
 #define VAR(name, BM, BN, BK, WM, WN, TM, TN, S, MAP) \
   V{name, kLayout, kgen::sgemm::launch<Cfg<BM, BN, BK, WM, WN, TM, TN, S, MAP>>}
 
+#if SET == 4
+// The order of a k step's FFMAs (kFmaOrder, with sgemm-fma-orders.patch): 0 rows of the thread tile,
+// 1 columns, 2 rows zigzag, 3 columns zigzag, 4 4x4 quadrants zigzag, 5 row pairs, 6 column pairs, 7 row pairs
+// zigzag, 8 4x4 quadrants, 9 2x2 blocks zigzag.
+template <class Base, int O>
+struct Ord : Base {
+  static constexpr int kFmaOrder = O;
+};
+#define ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, O) \
+  V{std::string(name) + " o" #O, kLayout, kgen::sgemm::launch<Ord<Cfg<BM, BN, BK, WM, WN, TM, TN, S, MAP>, O>>}
+#define ORDERS(name, BM, BN, BK, WM, WN, TM, TN, S, MAP)                                                 \
+  ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 0), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 1),   \
+      ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 2), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 3), \
+      ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 4), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 5),   \
+      ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 6), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 7), \
+      ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 8), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 9)
+#endif
+
 static std::vector<V> variants() {
-#if SET == 1
+#if SET == 4
+  return {
+      ORDERS("b128x256x16 t8x16", 128, 256, 16, 64, 64, 8, 16, 3, 0),
+      ORDERS("b256x128x16 t8x16", 256, 128, 16, 64, 64, 8, 16, 3, 0),
+      ORDERS("b128x128x16 t8x8 lc", 128, 128, 16, 32, 64, 8, 8, 3, 1),
+  };
+#elif SET == 1
   return {
       VAR("b128x256x16 w64x64 t8x16 map0", 128, 256, 16, 64, 64, 8, 16, 3, 0),
       VAR("b128x256x16 w64x64 t8x16 map1", 128, 256, 16, 64, 64, 8, 16, 3, 1),

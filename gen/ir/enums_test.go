@@ -179,3 +179,36 @@ func TestLaneMapsTable(t *testing.T) {
 		t.Error("LaneMaps has a row for a value missing from AllLaneMaps")
 	}
 }
+
+func TestFMAOrdersTable(t *testing.T) {
+	suffixes := map[string]FMAOrder{}
+	for _, o := range AllFMAOrders {
+		row, ok := FMAOrders[o]
+		if !ok || row.Name == "" {
+			t.Errorf("FMAOrder %d: incomplete table row %+v", o, row)
+		}
+		if back, ok := ParseFMAOrder(row.Name); !ok || back != o {
+			t.Errorf("ParseFMAOrder(%q) = %v, %v", row.Name, back, ok)
+		}
+		if other, dup := suffixes[row.Suffix]; dup {
+			t.Errorf("FFMA orders %v and %v share the name suffix %q: their instances would share names", other, o, row.Suffix)
+		}
+		suffixes[row.Suffix] = o
+		for _, m := range AllLaneMaps {
+			if o != FMAByRow && row.Suffix == LaneMaps[m].Suffix {
+				t.Errorf("FFMA order %v and lane map %v share the name suffix %q", o, m, row.Suffix)
+			}
+		}
+	}
+	if FMAOrders[FMAByRow].Suffix != "" {
+		t.Error("the default FFMA order adds a name suffix: every existing instance would be renamed")
+	}
+	if len(FMAOrders) != len(AllFMAOrders) {
+		t.Error("FMAOrders has a row for a value missing from AllFMAOrders")
+	}
+	p := &GemmParams{Block: Tile{M: 128, N: 128, K: 16}, Warp: Tile{M: 32, N: 64}, Thread: Tile{M: 8, N: 8}, Stages: 3,
+		VecGlobal: 4, VecShared: 4, MinBlocksSM: 1, SplitK: 1, LaneMap: LanesByColumn, FMAOrder: FMAByQuadZigzag}
+	if got, want := InstanceName("sgemm", Types{A: F32, B: F32, C: F32, Acc: F32}, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
+}

@@ -14,13 +14,14 @@ type GemmParams struct {
 	Warp   Tile // M, N of a warp's tile (K unused)
 	Thread Tile // M, N of a thread's tile (K unused)
 
-	Stages      int     // shared-memory buffers in the main-loop pipeline
-	VecGlobal   int     // elements per global load (CUDA cores only)
-	VecShared   int     // elements per shared-memory load (CUDA cores only)
-	MinBlocksSM int     // blocks per multiprocessor asked of the register allocator
-	SplitK      int     // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
-	MMA         bool    // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
-	LaneMap     LaneMap // lanes on the warp's thread grid (CUDA cores only)
+	Stages      int      // shared-memory buffers in the main-loop pipeline
+	VecGlobal   int      // elements per global load (CUDA cores only)
+	VecShared   int      // elements per shared-memory load (CUDA cores only)
+	MinBlocksSM int      // blocks per multiprocessor asked of the register allocator
+	SplitK      int      // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
+	MMA         bool     // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
+	LaneMap     LaneMap  // lanes on the warp's thread grid (CUDA cores only)
+	FMAOrder    FMAOrder // order of a k step's FFMAs over the thread tile (CUDA cores only)
 	// Ladder is the seed article's step that a reference instance
 	// implements (sgemm_ladder.cuh); LadderNone for kgen's template. A
 	// ladder kernel has a block tile and, from BlockTile1D on, a thread
@@ -32,7 +33,7 @@ type GemmParams struct {
 func (*GemmParams) Op() Op { return GEMM }
 
 // NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4" or
-// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc" (CUDA cores),
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
 // and every non-default choice, so two instances never share a name unless
@@ -69,6 +70,7 @@ func (p *GemmParams) NameTail(t Types) string {
 		fmt.Fprintf(&b, "_k%d", p.SplitK)
 	}
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
+	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
 	return b.String()
 }
 
@@ -104,3 +106,37 @@ func (m LaneMap) String() string { return LaneMaps[m].Name }
 
 // ParseLaneMap maps a spec spelling to a lane map.
 func ParseLaneMap(s string) (LaneMap, bool) { return lookup(AllLaneMaps, s, LaneMap.String) }
+
+// FMAOrder is the order in which an sgemm kernel's source writes a k step's
+// multiply-adds over its thread tile (kgen::sgemm::multiply_tile). The
+// results are the same; ptxas schedules and allocates registers from that
+// order, and on an H100 the choice moves a tile by up to 9%
+// (bench/results/h100-2026-11-24-session13.md).
+type FMAOrder int
+
+const (
+	FMAByRow        FMAOrder = iota // row by row, each left to right (the default)
+	FMAByRowZigzag                  // row by row, odd rows right to left
+	FMAByQuadZigzag                 // 4x4 quadrants row by row, each row by row with odd rows right to left
+)
+
+// FMAOrderInfo is the one table row of an FMAOrder.
+type FMAOrderInfo struct {
+	Name   string // spelling in the spec
+	Suffix string // appended to instance names ("" for the default)
+}
+
+// FMAOrders is the table of every FFMA order.
+var FMAOrders = map[FMAOrder]FMAOrderInfo{
+	FMAByRow:        {Name: "rows", Suffix: ""},
+	FMAByRowZigzag:  {Name: "rows_zigzag", Suffix: "_fz"},
+	FMAByQuadZigzag: {Name: "quads_zigzag", Suffix: "_fq"},
+}
+
+// AllFMAOrders lists the FFMA orders in declaration order.
+var AllFMAOrders = []FMAOrder{FMAByRow, FMAByRowZigzag, FMAByQuadZigzag}
+
+func (o FMAOrder) String() string { return FMAOrders[o].Name }
+
+// ParseFMAOrder maps a spec spelling to an FFMA order.
+func ParseFMAOrder(s string) (FMAOrder, bool) { return lookup(AllFMAOrders, s, FMAOrder.String) }

@@ -80,7 +80,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 				p := &ir.GemmParams{
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
-					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, MMA: t.MMA, LaneMap: t.LaneMap,
+					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder,
 					Ladder: t.Ladder,
 				}
 				threads, smem := t.Threads(), t.SharedBytes()

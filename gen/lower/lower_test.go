@@ -74,7 +74,7 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
-					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA, LaneMap: tl.LaneMap, Ladder: tl.Ladder})
+					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Ladder: tl.Ladder})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)

@@ -104,6 +104,8 @@ var ruleCases = []ruleCase{
 	{"split_k not a number", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_k: four", 21, "split_k", 0},
 	{"lanes unknown", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        lanes: diagonal", 21,
 		`family "sgemm" tiling 1 lanes: unknown lane map "diagonal"; use one of rows, columns, row_pairs`, 0},
+	{"fma unknown", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        fma: columns", 21,
+		`family "sgemm" tiling 1 fma: unknown FFMA order "columns"; use one of rows, rows_zigzag, quads_zigzag`, 0},
 	{"lanes row_pairs of one thread row", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        min_blocks_per_sm: 2\n",
 		"      - block: [128, 256, 8]\n        warp: [16, 256]\n        thread: [16, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        lanes: row_pairs\n", 15,
 		"lanes row_pairs needs an even number of thread rows in a warp; warp 16x256 / thread 16x8 has 1", 0},

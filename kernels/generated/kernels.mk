@@ -108,6 +108,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -122,6 +124,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -136,6 +140,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -150,6 +156,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -243,6 +251,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -257,6 +267,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -271,6 +283,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -285,6 +299,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -378,6 +394,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -392,6 +410,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -406,6 +426,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -420,6 +442,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -525,6 +549,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -539,6 +565,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -553,6 +581,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -567,6 +597,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \

@@ -49,7 +49,7 @@ var configs = map[ir.Op]opConfig{
 // block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{.P.SplitK}}, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
 		config: emit.Template("gemm.config", `struct Config : kgen::sgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, {{.P.Thread.M}}, {{.P.Thread.N}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
                                    /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}},
-                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if .P.LaneMap}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}> {};`, funcs),
+                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}{{if .P.FMAOrder}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}> {};`, funcs),
 	},
 	ir.GEMV: {
 		header: "kgen/hgemv.cuh", namespace: "kgen::hgemv",

@@ -84,6 +84,10 @@ type GEMMTiling struct {
 	// grid: "columns" or "row_pairs" (kgen::sgemm::lane_coords); empty for
 	// rows, the default.
 	LaneMap string
+	// FMAOrder is the order in which the f32 kernel's source writes a k
+	// step's multiply-adds: "rows_zigzag" or "quads_zigzag"
+	// (kgen::sgemm::multiply_tile); empty for rows, the default.
+	FMAOrder string
 	// Ladder is the seed article's step of a ladder instance ("naive" ...
 	// "vectorized", kernels/include/kgen/sgemm_ladder.cuh); empty for kgen's
 	// own template. A ladder instance has no warp tile and no stages.

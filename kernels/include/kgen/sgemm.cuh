@@ -222,10 +222,10 @@ struct AsyncLoader {
 // Config fixes one instance: tiles, occupancy hint, whether 16-byte global
 // accesses are allowed, the storage orders of A and B, the pipeline depth
 // (2: through registers; 3 to 5: cp.async), the most blocks sharing the
-// k range of one C tile, and how a warp's lanes lie on its thread grid
-// (lane_coords).
+// k range of one C tile, how a warp's lanes lie on its thread grid
+// (lane_coords), and the order of a k step's multiply-adds (multiply_tile).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
-          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0>
+          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -243,6 +243,10 @@ struct Config {
   // How lanes map onto the warp's 32 / kLanesN x kLanesN thread grid
   // (lane_coords): 0 row by row; 1 column by column; 2 pairs of rows.
   static constexpr int kLaneMap = LANE_MAP_;
+  // The order of a k step's multiply-adds over the thread tile
+  // (multiply_tile): 0 row by row; 1 row by row, odd rows reversed; 2 4x4
+  // quadrants, each like 1.
+  static constexpr int kFmaOrder = FMA_ORDER_;
   static constexpr int kGroupsM = TM / 4;  // a thread's float4 groups along M
   static constexpr int kGroupsN = TN / 4;
   static constexpr int kGroupStrideM = WM / kGroupsM;  // distance between them
@@ -264,6 +268,7 @@ struct Config {
   static_assert(SPLIT_K_ >= 1, "split_k is at least 1");
   static_assert(LANE_MAP_ >= 0 && LANE_MAP_ <= 2 && (LANE_MAP_ != 2 || (32 / kLanesN) % 2 == 0),
                 "lane map 0, 1 or 2 (2: an even number of thread rows)");
+  static_assert(FMA_ORDER_ >= 0 && FMA_ORDER_ <= 2, "FFMA order 0, 1 or 2");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
@@ -292,7 +297,13 @@ __host__ __device__ inline void lane_coords(int lane, int& lm, int& ln) {
   }
 }
 
-// Fragments of one k step: a thread's TM values of A and TN values of B.
+// Fragments of one k step: a thread's TM values of A and TN values of B,
+// multiplied into acc in the order K::kFmaOrder names. Every order computes
+// the same sums in the same k order; the source order is what ptxas
+// schedules and allocates registers from, and on an H100 it moves a tile by
+// up to 9% (bench/harness/sgemm_variants.cu -DSET=4,
+// bench/results/h100-2026-11-24-session13.md). The zigzags end one row
+// where the next begins, so the B value at the turn is reused.
 template <class K>
 __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, int a_off, int b_off,
                                               float (&acc)[K::TM][K::TN]) {
@@ -309,10 +320,26 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
       const float4 t = *reinterpret_cast<const float4*>(&sB[kk * K::LoaderB::kRow + b_off + g * K::kGroupStrideN]);
       b[g * 4 + 0] = t.x, b[g * 4 + 1] = t.y, b[g * 4 + 2] = t.z, b[g * 4 + 3] = t.w;
     }
+    if constexpr (K::kFmaOrder == 2) {
 #pragma unroll
-    for (int i = 0; i < K::TM; ++i) {
+      for (int qi = 0; qi < K::TM; qi += 4)
 #pragma unroll
-      for (int j = 0; j < K::TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        for (int qj = 0; qj < K::TN; qj += 4)
+#pragma unroll
+          for (int i = qi; i < qi + 4; ++i)
+#pragma unroll
+            for (int jj = 0; jj < 4; ++jj) {
+              const int j = qj + (i % 2 ? 3 - jj : jj);
+              acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+            }
+    } else {
+#pragma unroll
+      for (int i = 0; i < K::TM; ++i)
+#pragma unroll
+        for (int jj = 0; jj < K::TN; ++jj) {
+          const int j = K::kFmaOrder == 1 && i % 2 ? K::TN - 1 - jj : jj;
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
     }
   }
 }
