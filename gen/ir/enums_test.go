@@ -157,54 +157,41 @@ func TestLadderStepsTable(t *testing.T) {
 	}
 }
 
-func TestLaneMapsTable(t *testing.T) {
-	suffixes := map[string]LaneMap{}
-	for _, m := range AllLaneMaps {
-		row, ok := LaneMaps[m]
+// checkChoices checks a table of named choices: every value has a row with a
+// name that parses back to it, no two share a name suffix (their instances
+// would share names), and the default adds none (every existing instance
+// would be renamed). It returns the suffixes in use.
+func checkChoices[T comparable](t *testing.T, what string, all []T, def T, table map[T]Choice, parse func(string) (T, bool)) map[string]T {
+	t.Helper()
+	suffixes := map[string]T{}
+	for _, v := range all {
+		row, ok := table[v]
 		if !ok || row.Name == "" {
-			t.Errorf("LaneMap %d: incomplete table row %+v", m, row)
+			t.Errorf("%s %v: incomplete table row %+v", what, v, row)
 		}
-		if back, ok := ParseLaneMap(row.Name); !ok || back != m {
-			t.Errorf("ParseLaneMap(%q) = %v, %v", row.Name, back, ok)
+		if back, ok := parse(row.Name); !ok || back != v {
+			t.Errorf("parsing %s %q = %v, %v", what, row.Name, back, ok)
 		}
 		if other, dup := suffixes[row.Suffix]; dup {
-			t.Errorf("lane maps %v and %v share the name suffix %q: their instances would share names", other, m, row.Suffix)
+			t.Errorf("%ss %v and %v share the name suffix %q: their instances would share names", what, other, v, row.Suffix)
 		}
-		suffixes[row.Suffix] = m
+		suffixes[row.Suffix] = v
 	}
-	if LaneMaps[LanesByRow].Suffix != "" {
-		t.Error("the default lane map adds a name suffix: every existing instance would be renamed")
+	if table[def].Suffix != "" {
+		t.Errorf("the default %s adds a name suffix: every existing instance would be renamed", what)
 	}
-	if len(LaneMaps) != len(AllLaneMaps) {
-		t.Error("LaneMaps has a row for a value missing from AllLaneMaps")
+	if len(table) != len(all) {
+		t.Errorf("the %s table has a row for a value missing from its list", what)
 	}
+	return suffixes
 }
 
-func TestFMAOrdersTable(t *testing.T) {
-	suffixes := map[string]FMAOrder{}
-	for _, o := range AllFMAOrders {
-		row, ok := FMAOrders[o]
-		if !ok || row.Name == "" {
-			t.Errorf("FMAOrder %d: incomplete table row %+v", o, row)
+func TestChoiceTables(t *testing.T) {
+	lanes := checkChoices(t, "lane map", AllLaneMaps, LanesByRow, LaneMaps, ParseLaneMap)
+	for suffix, o := range checkChoices(t, "FFMA order", AllFMAOrders, FMAByRow, FMAOrders, ParseFMAOrder) {
+		if m, dup := lanes[suffix]; dup && suffix != "" {
+			t.Errorf("FFMA order %v and lane map %v share the name suffix %q", o, m, suffix)
 		}
-		if back, ok := ParseFMAOrder(row.Name); !ok || back != o {
-			t.Errorf("ParseFMAOrder(%q) = %v, %v", row.Name, back, ok)
-		}
-		if other, dup := suffixes[row.Suffix]; dup {
-			t.Errorf("FFMA orders %v and %v share the name suffix %q: their instances would share names", other, o, row.Suffix)
-		}
-		suffixes[row.Suffix] = o
-		for _, m := range AllLaneMaps {
-			if o != FMAByRow && row.Suffix == LaneMaps[m].Suffix {
-				t.Errorf("FFMA order %v and lane map %v share the name suffix %q", o, m, row.Suffix)
-			}
-		}
-	}
-	if FMAOrders[FMAByRow].Suffix != "" {
-		t.Error("the default FFMA order adds a name suffix: every existing instance would be renamed")
-	}
-	if len(FMAOrders) != len(AllFMAOrders) {
-		t.Error("FMAOrders has a row for a value missing from AllFMAOrders")
 	}
 	p := &GemmParams{Block: Tile{M: 128, N: 128, K: 16}, Warp: Tile{M: 32, N: 64}, Thread: Tile{M: 8, N: 8}, Stages: 3,
 		VecGlobal: 4, VecShared: 4, MinBlocksSM: 1, SplitK: 1, LaneMap: LanesByColumn, FMAOrder: FMAByQuadZigzag}

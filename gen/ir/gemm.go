@@ -86,14 +86,16 @@ const (
 	LanesByRowPair                // lane pairs along M, pairs along N, then the next two rows
 )
 
-// LaneMapInfo is the one table row of a LaneMap.
-type LaneMapInfo struct {
-	Name   string // spelling in the spec
-	Suffix string // appended to instance names ("" for the default)
+// Choice is the one table row of an sgemm tiling's named choice (a lane
+// map, an FFMA order): its spelling in the spec and the suffix it adds to
+// instance names ("" for the default, so existing names never change).
+type Choice struct {
+	Name   string
+	Suffix string
 }
 
 // LaneMaps is the table of every lane map.
-var LaneMaps = map[LaneMap]LaneMapInfo{
+var LaneMaps = map[LaneMap]Choice{
 	LanesByRow:     {Name: "rows", Suffix: ""},
 	LanesByColumn:  {Name: "columns", Suffix: "_lc"},
 	LanesByRowPair: {Name: "row_pairs", Suffix: "_lp"},
@@ -120,14 +122,8 @@ const (
 	FMAByQuadZigzag                 // 4x4 quadrants row by row, each row by row with odd rows right to left
 )
 
-// FMAOrderInfo is the one table row of an FMAOrder.
-type FMAOrderInfo struct {
-	Name   string // spelling in the spec
-	Suffix string // appended to instance names ("" for the default)
-}
-
 // FMAOrders is the table of every FFMA order.
-var FMAOrders = map[FMAOrder]FMAOrderInfo{
+var FMAOrders = map[FMAOrder]Choice{
 	FMAByRow:        {Name: "rows", Suffix: ""},
 	FMAByRowZigzag:  {Name: "rows_zigzag", Suffix: "_fz"},
 	FMAByQuadZigzag: {Name: "quads_zigzag", Suffix: "_fq"},
