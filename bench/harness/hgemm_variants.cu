@@ -32,7 +32,26 @@ struct V { const char* name; Launch f; bool acol, bcol; };
 #define F32 Accum::F32
 #define R Order::Row
 #define Cl Order::Col
-#ifdef ACC16
+#ifdef MMA_ORDERS
+// Session 13 (-DMMA_ORDERS -DLAYOUT=0..3): the order of a k step's mmas over the warp
+// tile (kMmaOrder): 0 rows serpentine (the tree's), 1 rows, 2 columns serpentine, 3 columns, 4 2x2 blocks serpentine,
+// 5 row pairs serpentine; for the engine's 256x128x64 tile and 128x256x32. The orders are patched into a copy of the
+// header, whose order 2 is the tree's with fp32 accumulators since session 13 (0 with fp16 ones):
+//   mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/hgemm-mma-orders.patch
+// and -I /tmp/h/kernels/include before the others.
+template <class Base, int O>
+struct Ord : Base {
+  static constexpr int kMmaOrder = O;
+};
+constexpr Order kA = LAYOUT / 2 ? Order::Col : Order::Row, kB = LAYOUT % 2 ? Order::Col : Order::Row;
+#define ORD(n, BM, BN, BK, S, O) V{n " o" #O, kgen::hgemm::launch<Ord<C<BM, BN, BK, S, kA, kB>, O>>, kA == Order::Col, kB == Order::Col}
+#define ORDS(n, BM, BN, BK, S) ORD(n, BM, BN, BK, S, 0), ORD(n, BM, BN, BK, S, 1), ORD(n, BM, BN, BK, S, 2), \
+  ORD(n, BM, BN, BK, S, 3), ORD(n, BM, BN, BK, S, 4), ORD(n, BM, BN, BK, S, 5)
+static std::vector<V> variants() {
+  return {ORDS("b256x128x64 s3", 256, 128, 64, 3), ORDS("b128x256x32 s4", 128, 256, 32, 4)};
+}
+constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
+#elif defined(ACC16)
 // Session 12 (-DACC16): fp16 accumulation (the hgemmh family) against cuBLAS GemmEx computing in fp16: block K 64,
 // the 256x128 transpose, and warp tiles of 64x128 and 128x64 (half the registers of fp32 accumulators allow them).
 #define F16 Accum::F16

@@ -420,14 +420,33 @@ __device__ __forceinline__ void load_frags(Frags<K>& f, uint32_t sa, uint32_t sb
   }
 }
 
+// mma_step issues a k step's mmas in serpentine order over the warp tile
+// (the fragment at each turn is reused): with fp32 accumulators column by
+// column, with fp16 ones row by row. The order is what ptxas schedules
+// from. On an H100, by column ran the fp32 256x128x64 and 128x256x32 tiles
+// 2-8% faster than by row (harness hgemm_variants.cu -DMMA_ORDERS) and the
+// engine's HGEMM 1-8% faster at n >= 2048 in the bench, but the
+// fp16-accumulating tiles 3-5% slower (bench/results/
+// h100-2026-11-24-session13.md).
 template <class K>
 __device__ __forceinline__ void mma_step(AccFrag<K::kAccum> (&acc)[K::kMI][K::kNI], const Frags<K>& f) {
+  if constexpr (K::kAccum == Accum::F32) {
 #pragma unroll
-  for (int mi = 0; mi < K::kMI; ++mi) {
+    for (int ni = 0; ni < K::kNI; ++ni) {
 #pragma unroll
-    for (int j = 0; j < K::kNI; ++j) {
-      const int ni = (mi % 2) ? K::kNI - 1 - j : j;  // serpentine: reuse the last B fragment
-      mma(acc[mi][ni], f.a[mi], f.b[ni]);
+      for (int j = 0; j < K::kMI; ++j) {
+        const int mi = (ni % 2) ? K::kMI - 1 - j : j;
+        mma(acc[mi][ni], f.a[mi], f.b[ni]);
+      }
+    }
+  } else {
+#pragma unroll
+    for (int mi = 0; mi < K::kMI; ++mi) {
+#pragma unroll
+      for (int j = 0; j < K::kNI; ++j) {
+        const int ni = (mi % 2) ? K::kNI - 1 - j : j;
+        mma(acc[mi][ni], f.a[mi], f.b[ni]);
+      }
     }
   }
 }
