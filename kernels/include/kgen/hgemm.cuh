@@ -426,7 +426,7 @@ __device__ __forceinline__ void load_frags(Frags<K>& f, uint32_t sa, uint32_t sb
 // from. On an H100, by column ran the fp32 256x128x64 and 128x256x32 tiles
 // 2-8% faster than by row (harness hgemm_variants.cu -DMMA_ORDERS) and the
 // engine's HGEMM 1-8% faster at n >= 2048 in the bench, but the
-// fp16-accumulating tiles 3-5% slower (bench/results/
+// fp16-accumulating tiles up to 5% slower (bench/results/
 // h100-2026-11-24-session13.md).
 template <class K>
 __device__ __forceinline__ void mma_step(AccFrag<K::kAccum> (&acc)[K::kMI][K::kNI], const Frags<K>& f) {
