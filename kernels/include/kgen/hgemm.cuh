@@ -430,23 +430,15 @@ __device__ __forceinline__ void load_frags(Frags<K>& f, uint32_t sa, uint32_t sb
 // h100-2026-11-24-session13.md).
 template <class K>
 __device__ __forceinline__ void mma_step(AccFrag<K::kAccum> (&acc)[K::kMI][K::kNI], const Frags<K>& f) {
-  if constexpr (K::kAccum == Accum::F32) {
+  constexpr bool kByColumn = K::kAccum == Accum::F32;
+  constexpr int kOuter = kByColumn ? K::kNI : K::kMI, kInner = kByColumn ? K::kMI : K::kNI;
 #pragma unroll
-    for (int ni = 0; ni < K::kNI; ++ni) {
+  for (int o = 0; o < kOuter; ++o) {
 #pragma unroll
-      for (int j = 0; j < K::kMI; ++j) {
-        const int mi = (ni % 2) ? K::kMI - 1 - j : j;
-        mma(acc[mi][ni], f.a[mi], f.b[ni]);
-      }
-    }
-  } else {
-#pragma unroll
-    for (int mi = 0; mi < K::kMI; ++mi) {
-#pragma unroll
-      for (int j = 0; j < K::kNI; ++j) {
-        const int ni = (mi % 2) ? K::kNI - 1 - j : j;
-        mma(acc[mi][ni], f.a[mi], f.b[ni]);
-      }
+    for (int j = 0; j < kInner; ++j) {
+      const int in = (o % 2) ? kInner - 1 - j : j;
+      const int mi = kByColumn ? in : o, ni = kByColumn ? o : in;
+      mma(acc[mi][ni], f.a[mi], f.b[ni]);
     }
   }
 }

@@ -320,27 +320,21 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
       const float4 t = *reinterpret_cast<const float4*>(&sB[kk * K::LoaderB::kRow + b_off + g * K::kGroupStrideN]);
       b[g * 4 + 0] = t.x, b[g * 4 + 1] = t.y, b[g * 4 + 2] = t.z, b[g * 4 + 3] = t.w;
     }
-    if constexpr (K::kFmaOrder == 2) {
+    // Quadrants of QM x QN in turn (order 2: 4x4; else the whole tile),
+    // each row by row, odd rows reversed unless the order is 0.
+    constexpr int QM = K::kFmaOrder == 2 ? 4 : K::TM, QN = K::kFmaOrder == 2 ? 4 : K::TN;
+    constexpr bool kZigzag = K::kFmaOrder != 0;
 #pragma unroll
-      for (int qi = 0; qi < K::TM; qi += 4)
+    for (int qi = 0; qi < K::TM; qi += QM)
 #pragma unroll
-        for (int qj = 0; qj < K::TN; qj += 4)
+      for (int qj = 0; qj < K::TN; qj += QN)
 #pragma unroll
-          for (int i = qi; i < qi + 4; ++i)
+        for (int i = qi; i < qi + QM; ++i)
 #pragma unroll
-            for (int jj = 0; jj < 4; ++jj) {
-              const int j = qj + (i % 2 ? 3 - jj : jj);
-              acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-            }
-    } else {
-#pragma unroll
-      for (int i = 0; i < K::TM; ++i)
-#pragma unroll
-        for (int jj = 0; jj < K::TN; ++jj) {
-          const int j = K::kFmaOrder == 1 && i % 2 ? K::TN - 1 - jj : jj;
-          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-        }
-    }
+          for (int jj = 0; jj < QN; ++jj) {
+            const int j = qj + (kZigzag && i % 2 ? QN - 1 - jj : jj);
+            acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+          }
   }
 }
 
