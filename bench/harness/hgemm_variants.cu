@@ -51,6 +51,25 @@ static std::vector<V> variants() {
   return {ORDS("b256x128x64 s3", 256, 128, 64, 3), ORDS("b128x256x32 s4", 128, 256, 32, 4)};
 }
 constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
+#elif defined(SPREAD)
+// Session 14 (-DSPREAD -DLAYOUT=0..3): the copies of the tile STAGES - 1 ahead issued all in a tile's first k step
+// (the tree's) or a share in each k step (Config::kSpreadCopies), for the engine's tiles and the block-K-32 ones. Not
+// kept; the knob is patched into a copy of the headers:
+//   mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/spread-copies.patch
+// and -I /tmp/h/kernels/include before the others. Results: bench/results/h100-2026-11-24-session14.md.
+template <class Base, bool SP>
+struct Spr : Base {
+  static constexpr bool kSpreadCopies = SP;
+};
+constexpr Order kA = LAYOUT / 2 ? Order::Col : Order::Row, kB = LAYOUT % 2 ? Order::Col : Order::Row;
+#define SPR(n, BM, BN, BK, S)                                                                               \
+  V{n " first", kgen::hgemm::launch<Spr<C<BM, BN, BK, S, kA, kB>, false>>, kA == Order::Col, kB == Order::Col}, \
+      V{n " spread", kgen::hgemm::launch<Spr<C<BM, BN, BK, S, kA, kB>, true>>, kA == Order::Col, kB == Order::Col}
+static std::vector<V> variants() {
+  return {SPR("b256x128x64 s3", 256, 128, 64, 3), SPR("b128x256x64 s3", 128, 256, 64, 3),
+          SPR("b256x128x32 s4", 256, 128, 32, 4), SPR("b128x256x32 s4", 128, 256, 32, 4)};
+}
+constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
 #elif defined(ACC16)
 // Session 12 (-DACC16): fp16 accumulation (the hgemmh family) against cuBLAS GemmEx computing in fp16: block K 64,
 // the 256x128 transpose, and warp tiles of 64x128 and 128x64 (half the registers of fp32 accumulators allow them).

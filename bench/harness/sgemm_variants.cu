@@ -12,6 +12,10 @@
 //            layout -DLAYOUT (0-3: nn nt tn tt).
 //   -DSET=2  block tiles and depths around 128x256x16: block K 8 in 4-5 stages, 256x128; layout -DLAYOUT.
 //   -DSET=3  deeper pipelines (4-5 stages) and block K 32 for the engine's tiles; layout -DLAYOUT.
+//   -DSET=5  (session 14) the copies of the tile STAGES - 1 ahead all before a tile's first k step or a share in each
+//            (Config::kSpreadCopies) for the engine's four big tiles; layout -DLAYOUT. Not kept: needs the knob patched
+//            into a copy of the headers, as for SET=4 with bench/harness/spread-copies.patch. Results:
+//            bench/results/h100-2026-11-24-session14.md.
 //   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
 //            Needs the orders patched into a copy of the header (the spec keeps two of them):
 //              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
@@ -94,9 +98,30 @@ struct Ord : Base {
       ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 6), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 7), \
       ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 8), ORD(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, 9)
 #endif
+#if SET == 5
+// Session 14: the fast path's cp.async copies of the tile STAGES - 1 ahead issued all before a tile's first k step
+// (the tree's) or a share in each k step (Config::kSpreadCopies), for the engine's tiles at 2048-8192.
+template <class Base, bool SP>
+struct Spr : Base {
+  static constexpr bool kSpreadCopies = SP;
+};
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MAP, int O>
+using CfgO = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S, 1, MAP, O>;
+#define SPR(name, BM, BN, BK, WM, WN, TM, TN, S, MAP, O)                                                        \
+  V{std::string(name) + " first", kLayout, kgen::sgemm::launch<Spr<CfgO<BM, BN, BK, WM, WN, TM, TN, S, MAP, O>, false>>}, \
+      V{std::string(name) + " spread", kLayout,                                                               \
+        kgen::sgemm::launch<Spr<CfgO<BM, BN, BK, WM, WN, TM, TN, S, MAP, O>, true>>}
+#endif
 
 static std::vector<V> variants() {
-#if SET == 4
+#if SET == 5
+  return {
+      SPR("b128x128x16 t8x8 lc fz", 128, 128, 16, 32, 64, 8, 8, 3, 1, 1),
+      SPR("b128x128x16 t8x8 lc fq", 128, 128, 16, 32, 64, 8, 8, 3, 1, 2),
+      SPR("b128x256x16 t8x16", 128, 256, 16, 64, 64, 8, 16, 3, 0, 0),
+      SPR("b256x128x16 t8x16", 256, 128, 16, 64, 64, 8, 16, 3, 0, 0),
+  };
+#elif SET == 4
   return {
       ORDERS("b128x256x16 t8x16", 128, 256, 16, 64, 64, 8, 16, 3, 0),
       ORDERS("b256x128x16 t8x16", 256, 128, 16, 64, 64, 8, 16, 3, 0),
