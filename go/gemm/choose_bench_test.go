@@ -8,7 +8,7 @@ func BenchmarkChoose(b *testing.B) {
 		b.Fatal(err)
 	}
 	for i := 0; i < b.N; i++ {
-		if _, _, err := e.choose(F16, "", RowMajor, RowMajor, 1024, 1024, 1024); err != nil {
+		if _, _, err := e.choose(F16, F32, "", RowMajor, RowMajor, 1024, 1024, 1024); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -11,5 +11,7 @@
 //
 // SGEMM and HGEMM accumulate in fp32. Instances of a family that
 // accumulates in fp16 (hgemmh in kernels/spec.yaml; Instance.Acc is F16)
-// are faster on large problems and run only by name (HGEMMWith).
+// are faster on large problems and less accurate; the engine chooses among
+// them only when asked, GEMMAcc(F16, F16, ...) (PickAcc says which), and
+// runs them by name (HGEMMWith).
 package gemm

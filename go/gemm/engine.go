@@ -56,7 +56,8 @@ type Instance struct {
 	Family string // spec family, e.g. "sgemm"
 	Elem   DType
 	// Acc is the accumulators' type: F32, or F16 for an instance of an
-	// fp16-accumulating family (hgemmh), which the engine runs by name only.
+	// fp16-accumulating family (hgemmh), which the engine chooses only for
+	// GEMMAcc with acc F16.
 	Acc            DType
 	TensorCores    bool // mma.sync; Thread is unused
 	Arch           int  // compute capability times ten that it was built for
@@ -118,8 +119,8 @@ func VectorElems(dt DType) int {
 
 // rankKey groups the instances that compete for one problem.
 type rankKey struct {
-	dt   DType
-	a, b Order
+	dt, acc DType
+	a, b    Order
 }
 
 // New picks the kernels for dev's arch: those built for it exactly, else for
@@ -150,10 +151,11 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	sort.SliceStable(ranked, func(i, j int) bool { return rankOf(ranked[i]) < rankOf(ranked[j]) })
 	e.ranked = map[rankKey][]kernels.GEMM{}
 	for _, kern := range ranked {
-		// The SGEMM ladder runs by name only, and so do fp16-accumulating
-		// instances: SGEMM and HGEMM promise fp32 accumulation.
-		if !kern.Reference && kern.Tiling.Acc == kernels.ElemF32 {
-			key := rankKey{dtypeOf(kern.Tiling.Elem), order(kern.Tiling.A), order(kern.Tiling.B)}
+		// The SGEMM ladder runs by name only. fp16-accumulating instances
+		// compete only among themselves (GEMMAcc): SGEMM and HGEMM promise
+		// fp32 accumulation.
+		if !kern.Reference {
+			key := rankKey{dtypeOf(kern.Tiling.Elem), dtypeOf(kern.Tiling.Acc), order(kern.Tiling.A), order(kern.Tiling.B)}
 			e.ranked[key] = append(e.ranked[key], kern)
 		}
 	}
@@ -239,18 +241,46 @@ func order(l kernels.Layout) Order {
 // K x N, C is M x N; each may be row- or column-major with any stride. With
 // beta == 0, C is not read. The call returns when the kernel is queued.
 func (e *Engine) SGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
-	return e.gemmWith(F32, "", s, alpha, a, b, beta, c)
+	return e.gemmWith(F32, F32, "", s, alpha, a, b, beta, c)
 }
 
 // HGEMM is SGEMM for fp16 A, B and C (alpha and beta stay fp32, products
 // accumulate in fp32 on tensor cores, C is rounded once).
 func (e *Engine) HGEMM(s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
-	return e.gemmWith(F16, "", s, alpha, a, b, beta, c)
+	return e.gemmWith(F16, F32, "", s, alpha, a, b, beta, c)
 }
 
 // GEMM is SGEMM or HGEMM, by dt.
 func (e *Engine) GEMM(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
-	return e.gemmWith(dt, "", s, alpha, a, b, beta, c)
+	return e.gemmWith(dt, F32, "", s, alpha, a, b, beta, c)
+}
+
+// GEMMAcc is GEMM with the products accumulated in acc: F32 is GEMM itself;
+// F16, for fp16 A, B and C only, chooses among the fp16-accumulating
+// instances (family hgemmh) instead, by a dispatch table's grid for that
+// family where the device's table has one (the H100's has none) and by the
+// shape rule otherwise. Summing in fp16 trades accuracy for speed on large
+// problems: each element's rounding error grows as 2^-11 sqrt(K) of the
+// magnitudes of its products, against 2^-24 sqrt(K) in fp32, and a partial
+// sum beyond 65504 overflows to infinity. alpha and beta are applied in fp32.
+func (e *Engine) GEMMAcc(dt, acc DType, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+	if err := checkAcc(dt, acc); err != nil {
+		return err
+	}
+	return e.gemmWith(dt, acc, "", s, alpha, a, b, beta, c)
+}
+
+// checkAcc accepts the accumulator types GEMMAcc and PickAcc serve for dt.
+func checkAcc(dt, acc DType) error {
+	switch {
+	case dt != F32 && dt != F16:
+		return fmt.Errorf("gemm: unknown element type DType(%d)", int(dt))
+	case acc != F32 && acc != F16:
+		return fmt.Errorf("gemm: unknown accumulator type DType(%d)", int(acc))
+	case acc == F16 && dt != F16:
+		return fmt.Errorf("gemm: an %s GEMM accumulates in f32 only, not %s", dt, acc)
+	}
+	return nil
 }
 
 // SGEMMWith is SGEMM with the instance named by name, for tests and benches:
@@ -277,10 +307,12 @@ func (e *Engine) GEMMWith(dt DType, name string, s *cuda.Stream, alpha float32, 
 	if name == "" {
 		return errors.New("gemm: GEMMWith needs an instance name")
 	}
-	return e.gemmWith(dt, name, s, alpha, a, b, beta, c)
+	return e.gemmWith(dt, F32, name, s, alpha, a, b, beta, c)
 }
 
-func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
+// gemmWith runs the instance named name, or for an empty name the one
+// choose picks among those accumulating in acc.
+func (e *Engine) gemmWith(dt, acc DType, name string, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
 	if e == nil {
 		return errors.New("gemm: nil *Engine")
 	}
@@ -294,7 +326,7 @@ func (e *Engine) gemmWith(dt DType, name string, s *cuda.Stream, alpha float32, 
 		a, b, c = b.T(), a.T(), c.T()
 		name = e.twin(name, userA, userB, a.Order, b.Order)
 	}
-	k, _, err := e.choose(dt, name, a.Order, b.Order, c.Rows, c.Cols, a.Cols)
+	k, _, err := e.choose(dt, acc, name, a.Order, b.Order, c.Rows, c.Cols, a.Cols)
 	if err != nil {
 		return e.explain(err, name, a.Order, b.Order, swapped)
 	}
@@ -437,30 +469,37 @@ type Choice struct {
 // M x N C, A (M x K) of order a and B (K x N) of order b. A column-major C
 // runs as C^T = B^T * A^T: ask for N x M, B^T's order as a, A^T's as b.
 func (e *Engine) Pick(dt DType, a, b Order, m, n, k int) (Choice, error) {
+	return e.PickAcc(dt, F32, a, b, m, n, k)
+}
+
+// PickAcc is Pick for GEMMAcc: the instance accumulating in acc that a GEMM
+// of element type dt runs.
+func (e *Engine) PickAcc(dt, acc DType, a, b Order, m, n, k int) (Choice, error) {
 	if e == nil {
 		return Choice{}, errors.New("gemm: nil *Engine")
 	}
 	if m < 0 || n < 0 || k < 0 {
 		return Choice{}, fmt.Errorf("gemm: negative shape %dx%dx%d", m, n, k)
 	}
-	if dt != F32 && dt != F16 {
-		return Choice{}, fmt.Errorf("gemm: unknown element type DType(%d)", int(dt))
+	if err := checkAcc(dt, acc); err != nil {
+		return Choice{}, err
 	}
-	kern, c, err := e.choose(dt, "", a, b, m, n, k)
+	kern, c, err := e.choose(dt, acc, "", a, b, m, n, k)
 	c.Name = kern.Name
 	return c, err
 }
 
-// choose finds the instance named name, or for an empty name the one that
-// suits the problem: the instance tuning.SelectAligned predicts fastest at
+// choose finds the instance named name, or for an empty name the one
+// accumulating in acc that suits the problem: the instance
+// tuning.SelectAligned predicts fastest at
 // M x N x K from the device's measured table, when it has one for the
 // heuristic's family and the layouts; otherwise the heuristic: the first tiling in ranking order that
 // gives every multiprocessor at least one block, else the one giving the
 // most blocks. The table only refines the choice within the family the
-// heuristic picks from. Instances that accumulate in fp16 (hgemmh: HGEMM
-// promises fp32 accumulation) and reference instances (the SGEMM ladder) are
-// candidates only by name.
-func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
+// heuristic picks from. Instances that accumulate in fp16 (hgemmh) are
+// candidates only for acc F16, reference instances (the SGEMM ladder) only
+// by name.
+func (e *Engine) choose(dt, acc DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	if name != "" {
 		i := slices.IndexFunc(e.kernels, func(kern kernels.GEMM) bool {
 			return kern.Name == name && dtypeOf(kern.Tiling.Elem) == dt && order(kern.Tiling.A) == a && order(kern.Tiling.B) == b
@@ -470,9 +509,9 @@ func (e *Engine) choose(dt DType, name string, a, b Order, m, n, k int) (kernels
 		}
 		return e.kernels[i], Choice{Name: name, Source: Named}, nil
 	}
-	cands := e.ranked[rankKey{dt, a, b}]
+	cands := e.ranked[rankKey{dt, acc, a, b}]
 	if len(cands) == 0 {
-		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel for A %s and B %s on sm_%d", dt, a, b, e.arch)
+		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel accumulating in %s for A %s and B %s on sm_%d", dt, acc, a, b, e.arch)
 	}
 	h := pickTiling(cands, m, n, k, e.dev.Info().Multiprocessors)
 	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}
@@ -641,6 +680,11 @@ var ranking = []string{
 	// 6 stages of block K 64 ran 1.6-1.7x faster than the 64x64 tile the fill
 	// rule reached before (session 8's harness, operands cold).
 	"_b128x64x64_w64x32_s6",
+	// fp16 accumulation (hgemmh, GEMMAcc): 128x64 warp tiles, two blocks an
+	// SM, ran 4096^3 and 8192^3 3% faster than 128x256 in 4 stages on an
+	// H100 (bench/results/h100-2026-11-24-session12.md), the size fp16
+	// accumulation is for; 5-15% slower at 1024 and 2048.
+	"_b256x128x32_w128x64_s4_o2",
 	"_b256x128x32_w64x64_s4",
 	"_b128x256x32_w64x64_s3",
 	"_b128x128x32_w64x64_s4",

@@ -280,13 +280,14 @@ func TestHGEMMRanking(t *testing.T) {
 	assert.Equal(t, "hgemm_nt_f16accf32_b64x64x32_w32x32_s3", pickTiling(cands, 1024, 1024, 1024, 132).Name)
 }
 
-// TestFP16AccumulationRunsByNameOnly checks that the instances accumulating
-// in fp16 (hgemmh) are never among the engine's own candidates, on every
-// arch, so HGEMM keeps its promise of fp32 accumulation whatever the ranking
-// or table; that such instances exist, so the check is not empty; that
-// their names say so (f16 without "acc", as tests/hgemm and the bench read
-// them); and that they still run by name.
-func TestFP16AccumulationRunsByNameOnly(t *testing.T) {
+// TestFP16AccumulationOnlyWhenAsked checks, on every arch, that the
+// instances accumulating in fp16 (hgemmh) are candidates only for GEMMAcc
+// with acc F16, so SGEMM and HGEMM keep their promise of fp32 accumulation
+// whatever the ranking or table; that such instances exist for every layout
+// of fp16 operands, so GEMMAcc serves any storage order; that their names
+// say so (f16 without "acc", as tests/hgemm's reader of names did); and
+// that they run by name too.
+func TestFP16AccumulationOnlyWhenAsked(t *testing.T) {
 	for _, tgt := range kernels.Targets {
 		e, err := newEngine(nil, tgt.Arch)
 		require.NoError(t, err)
@@ -301,18 +302,54 @@ func TestFP16AccumulationRunsByNameOnly(t *testing.T) {
 			a, b, c := Matrix{Order: in.A}, Matrix{Cols: 5, Order: in.B}, Matrix{Cols: 5}
 			assert.NoError(t, e.HGEMMWith(in.Name, nil, 1, a, b, 0, c), "sm_%d %s by name", tgt.Arch, in.Name)
 		}
-		require.NotZero(t, acc16, "sm_%d: no fp16-accumulating instance to keep out", tgt.Arch)
+		require.NotZero(t, acc16, "sm_%d: no fp16-accumulating instance", tgt.Arch)
 		for key, cands := range e.ranked {
 			require.NotEmpty(t, cands)
 			for _, kern := range cands {
-				assert.Equal(t, kernels.ElemF32, kern.Tiling.Acc, "sm_%d %v: %s is a candidate", tgt.Arch, key, kern.Name)
+				assert.Equal(t, key.acc, dtypeOf(kern.Tiling.Acc), "sm_%d %v: %s is a candidate", tgt.Arch, key, kern.Name)
 			}
-			for _, n := range []int{1, 64, 128, 1000, 1024, 4096, 16384} {
-				for _, k := range []int{1, 128, 4096, 65536} {
-					pick := pickTiling(cands, n, n, k, 132)
-					assert.Equal(t, kernels.ElemF32, pick.Tiling.Acc, "sm_%d %v %dx%dx%d: %s", tgt.Arch, key, n, n, k, pick.Name)
+		}
+		for _, a := range []Order{RowMajor, ColMajor} {
+			for _, b := range []Order{RowMajor, ColMajor} {
+				for _, n := range []int{1, 64, 128, 1000, 1024, 4096, 16384} {
+					for _, k := range []int{1, 128, 4096, 65536} {
+						for _, dt := range []DType{F32, F16} {
+							c, err := e.Pick(dt, a, b, n, n, k)
+							require.NoError(t, err)
+							assert.NotContains(t, c.Name, "hgemmh", "sm_%d %s%s %dx%dx%d", tgt.Arch, a, b, n, n, k)
+						}
+						c, err := e.PickAcc(F16, F16, a, b, n, n, k)
+						require.NoError(t, err, "sm_%d: GEMMAcc needs an fp16-accumulating instance for every layout", tgt.Arch)
+						assert.True(t, strings.HasPrefix(c.Name, "hgemmh_"), "sm_%d %s%s %dx%dx%d: %s", tgt.Arch, a, b, n, n, k, c.Name)
+					}
 				}
 			}
 		}
 	}
+}
+
+// TestGEMMAccArguments: fp16 accumulation is for fp16 operands only, and the
+// types must be known ones; the errors say which.
+func TestGEMMAccArguments(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	var m Matrix
+	assert.ErrorContains(t, e.GEMMAcc(F32, F16, nil, 1, m, m, 0, m), "an f32 GEMM accumulates in f32 only, not f16")
+	assert.ErrorContains(t, e.GEMMAcc(F16, DType(7), nil, 1, m, m, 0, m), "unknown accumulator type DType(7)")
+	assert.ErrorContains(t, e.GEMMAcc(DType(7), F32, nil, 1, m, m, 0, m), "unknown element type DType(7)")
+	_, err = e.PickAcc(F32, F16, RowMajor, RowMajor, 8, 8, 8)
+	assert.ErrorContains(t, err, "an f32 GEMM accumulates in f32 only")
+	_, err = (*Engine)(nil).PickAcc(F16, F16, RowMajor, RowMajor, 8, 8, 8)
+	assert.ErrorContains(t, err, "nil *Engine")
+	c, err := e.PickAcc(F16, F16, RowMajor, RowMajor, 4096, 4096, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, "hgemmh_nn_f16_b256x128x32_w128x64_s4_o2", c.Name, "the fastest fp16-accumulating tile at 4096 on an H100 (ranking)")
+	assert.Equal(t, Heuristic, c.Source)
+	// On 132 SMs (an H100; this engine has no device) the fill rule reaches
+	// the small tile's 128 blocks at 1024 and keeps the large one at 2048.
+	acc16 := e.ranked[rankKey{F16, F16, RowMajor, ColMajor}]
+	assert.Equal(t, "hgemmh_nt_f16_b128x64x64_w64x32_s4", pickTiling(acc16, 1024, 1024, 1024, 132).Name)
+	assert.Equal(t, "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", pickTiling(acc16, 2048, 2048, 2048, 132).Name)
+	// An empty problem validates and runs nothing (no device here).
+	assert.NoError(t, e.GEMMAcc(F16, F16, nil, 1, Matrix{Order: RowMajor}, Matrix{Cols: 5}, 0, Matrix{Cols: 5}))
 }

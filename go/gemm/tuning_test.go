@@ -35,7 +35,7 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, Heuristic, c.Source)
 		assert.Equal(t, c.Heuristic, c.Name)
-		kern, _, err := e.choose(F32, "", RowMajor, ColMajor, s[0], s[1], s[2])
+		kern, _, err := e.choose(F32, F32, "", RowMajor, ColMajor, s[0], s[1], s[2])
 		require.NoError(t, err)
 		assert.Equal(t, kern.Name, c.Name, "Pick reports what SGEMM runs")
 		before[s] = c.Name
@@ -72,7 +72,7 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, Table, c.Source, "%dx%dx%d", tc.m, tc.n, tc.k)
 		assert.Equal(t, tc.want, c.Name, "%dx%dx%d", tc.m, tc.n, tc.k)
-		kern, _, err := e.choose(F32, "", RowMajor, ColMajor, tc.m, tc.n, tc.k)
+		kern, _, err := e.choose(F32, F32, "", RowMajor, ColMajor, tc.m, tc.n, tc.k)
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, kern.Name, "what runs is what Pick says")
 	}
@@ -157,7 +157,7 @@ func TestReferenceInstancesRunByNameOnly(t *testing.T) {
 		assert.False(t, isRef[c.Name], "table picked reference instance %s at %v", c.Name, s)
 	}
 
-	kern, c, err := e.choose(F32, ref, RowMajor, RowMajor, 4096, 4096, 4096)
+	kern, c, err := e.choose(F32, F32, ref, RowMajor, RowMajor, 4096, 4096, 4096)
 	require.NoError(t, err)
 	assert.Equal(t, ref, kern.Name)
 	assert.Equal(t, Named, c.Source)

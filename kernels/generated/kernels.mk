@@ -45,7 +45,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_nt_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tn_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm80/hgemmh_tt_f16_b256x128x32_w128x64_s4_o2.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b128x256x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm80/hgemmk_nn_f16accf32_b256x128x64_w64x64_s3.o \
@@ -208,7 +221,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_nt_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tn_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm86/hgemmh_tt_f16_b256x128x32_w128x64_s4_o2.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm86/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
@@ -359,7 +385,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_nt_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tn_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm89/hgemmh_tt_f16_b256x128x32_w128x64_s4_o2.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p128_o2_v8_k1_m8.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p16_o16_v8_k8_m4.o \
 	$(KGEN_BUILD)/sm89/hgemv_n_f16accf32_p1_o256_v1_k1_m1.o \
@@ -510,7 +549,20 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_nt_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tn_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tn_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tn_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tn_f16_b256x128x32_w128x64_s4_o2.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tt_f16_b128x256x32_w64x64_s3.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tt_f16_b128x256x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tt_f16_b128x64x64_w64x32_s4.o \
+	$(KGEN_BUILD)/sm90/hgemmh_tt_f16_b256x128x32_w128x64_s4_o2.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b128x256x64_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b128x64x64_w64x32_s6.o \
 	$(KGEN_BUILD)/sm90/hgemmk_nn_f16accf32_b256x128x64_w64x64_s3.o \

@@ -215,11 +215,89 @@ int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int 
 int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
+/* hgemmh_nn_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
 /* hgemmh_nn_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
 int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_nt_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_nt_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_nt_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_nt_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tn_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tn_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tn_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tn_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tt_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tt_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tt_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+
+/* hgemmh_tt_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
 
 /* hgemmk_nn_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
 int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -119,7 +118,7 @@ func TestEveryInstanceAgainstFloat64(t *testing.T) {
 						C := place(t, cv, sh.m, sh.n, gemm.RowMajor, st.offset, st.pad)
 						require.NoError(t, eng.HGEMMWith(in.Name, nil, sc.alpha, A, B, sc.beta, C))
 						require.NoError(t, dev.Synchronize())
-						check(t, in, sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
+						check(t, accuracy(in), sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
 						tested[in.Name] = true
 					})
 				}
@@ -138,15 +137,27 @@ func TestEveryInstanceAgainstFloat64(t *testing.T) {
 	}
 }
 
-func check(t *testing.T, in gemm.Instance, m, n, k int, a, b, c0 []float64, alpha, beta float32, C gemm.Matrix) {
+// accuracy is the error model of an instance's results: fp16 outputs with
+// fp32 or fp16 accumulation.
+func accuracy(in gemm.Instance) compare.DType {
+	if in.Acc == gemm.F16 {
+		return compare.F16Acc16
+	}
+	return compare.F16
+}
+
+// check compares the m x n C (of either order) with the float64 product
+// alpha * a * b + beta * c0 within dt's bound, and requires every element of
+// C's buffer outside C to hold the sentinel still.
+func check(t *testing.T, dt compare.DType, m, n, k int, a, b, c0 []float64, alpha, beta float32, C gemm.Matrix) {
 	t.Helper()
-	size := C.Offset + m*C.Stride + 9
+	outer := m
+	if C.Order == gemm.ColMajor {
+		outer = n
+	}
+	size := C.Offset + outer*C.Stride + 9
 	got := make([]float32, size)
 	require.NoError(t, f16.Download(got, C.Buf, 0))
-	dt := compare.F16
-	if strings.Contains(in.Name, "_f16_") { // fp16 accumulation (no "accf32" in the name)
-		dt = compare.F16Acc16
-	}
 	inside := make([]bool, size)
 	bad := 0
 	for i := 0; i < m; i++ {
@@ -179,5 +190,85 @@ func check(t *testing.T, in gemm.Instance, m, n, k int, a, b, c0 []float64, alph
 	}
 	if bad > 0 {
 		t.Fatalf("%d of %d elements out of bounds", bad, m*n)
+	}
+}
+
+var orders = []gemm.Order{gemm.RowMajor, gemm.ColMajor}
+
+// TestEngineChoice runs HGEMM with the engine's own choice of instance, the
+// call users make, accumulating in fp32 (HGEMM) and in fp16 (GEMMAcc), for
+// every order of A, B and C (a column-major C runs as C^T = B^T * A^T),
+// packed and misaligned, with beta 0 (C poisoned with NaN) and beta != 0,
+// on odd shapes and on degenerate ones: K == 0 scales C by beta, M == 0 or
+// N == 0 leave every element alone.
+func TestEngineChoice(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(10, 10))
+	run := map[gemm.DType]func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error{
+		gemm.F32: func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
+			return eng.HGEMM(nil, alpha, a, b, beta, c)
+		},
+		gemm.F16: func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
+			return eng.GEMMAcc(gemm.F16, gemm.F16, nil, alpha, a, b, beta, c)
+		},
+	}
+	model := map[gemm.DType]compare.DType{gemm.F32: compare.F16, gemm.F16: compare.F16Acc16}
+	for _, sh := range []struct{ m, n, k int }{{1, 1, 1}, {7, 35, 4097}, {35, 79, 19}, {257, 129, 63}, {300, 2000, 40}, {6, 5, 0}, {0, 5, 7}, {5, 0, 7}} {
+		a, b, c0 := halves(rng, sh.m*sh.k), halves(rng, sh.k*sh.n), halves(rng, sh.m*sh.n)
+		for _, acc := range []gemm.DType{gemm.F32, gemm.F16} {
+			for _, ao := range orders {
+				for _, bo := range orders {
+					for _, co := range orders {
+						for _, st := range []struct{ offset, pad int }{{0, 0}, {1, 3}} {
+							for _, sc := range []struct{ alpha, beta float32 }{{1, 0}, {-0.75, 1.5}} {
+								name := fmt.Sprintf("%dx%dx%d/acc=%s/A=%s,B=%s,C=%s/off=%d/alpha=%g,beta=%g", sh.m, sh.n, sh.k, acc, ao, bo, co, st.offset, sc.alpha, sc.beta)
+								t.Run(name, func(t *testing.T) {
+									A := place(t, a, sh.m, sh.k, ao, st.offset, st.pad)
+									B := place(t, b, sh.k, sh.n, bo, st.offset, st.pad)
+									cv := c0
+									if sc.beta == 0 {
+										cv = make([]float64, len(c0))
+										for i := range cv {
+											cv[i] = math.NaN()
+										}
+									}
+									C := place(t, cv, sh.m, sh.n, co, st.offset, st.pad)
+									require.NoError(t, run[acc](sc.alpha, A, B, sc.beta, C))
+									require.NoError(t, dev.Synchronize())
+									check(t, model[acc], sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
+								})
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestEveryInstanceWithColumnMajorC runs every fp16 instance by name on a
+// column-major C. The kernel computes the row-major C^T = B^T * A^T, so an
+// instance taking A and B in orders (x, y) serves A in order flip(y) and B
+// in order flip(x), and the engine runs the name as given.
+func TestEveryInstanceWithColumnMajorC(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(11, 11))
+	const m, n, k = 35, 79, 19
+	a, b, c0 := halves(rng, m*k), halves(rng, k*n), halves(rng, m*n)
+	flip := func(o gemm.Order) gemm.Order {
+		if o == gemm.RowMajor {
+			return gemm.ColMajor
+		}
+		return gemm.RowMajor
+	}
+	for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
+		t.Run(in.Name, func(t *testing.T) {
+			A := place(t, a, m, k, flip(in.B), 1, 2)
+			B := place(t, b, k, n, flip(in.A), 0, 1)
+			C := place(t, c0, m, n, gemm.ColMajor, 2, 3)
+			require.NoError(t, eng.HGEMMWith(in.Name, nil, 2, A, B, 0.5, C))
+			require.NoError(t, dev.Synchronize())
+			check(t, accuracy(in), m, n, k, a, b, c0, 2, 0.5, C)
+		})
 	}
 }

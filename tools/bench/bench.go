@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/f16"
@@ -392,36 +391,41 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		b.printf("  %s %s %s %-52s %-6s %9.4f ms %7.2f TFLOPS  %.2fx %s\n", fam.name, sh, lay, r.Kernel, r.Method, r.Ms, r.Rate, r.VsRef, refName)
 	}
 	add(row(fam.refName+"_"+lay, refT, 0))
-	// Instances that accumulate in fp16 are compared with cuBLAS doing the
-	// same (the "same types"), timed here too.
+	// The engine's choice, the engine's choice accumulating in fp16 where
+	// the family has such instances for the layout (GEMMAcc), and every
+	// instance by name. acc16 marks the jobs that accumulate in fp16.
+	type job struct {
+		label, name, ladder string
+		engine, acc16       bool
+		run                 func(s *cuda.Stream, set operandSet) error
+	}
+	jobs := []job{{label: "engine(" + pick + ")", engine: true, run: func(s *cuda.Stream, x operandSet) error {
+		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
+	}}}
+	if fam.acc16 != nil {
+		if c16, err := b.eng.PickAcc(fam.dt, gemm.F16, order[0], order[1], sh.M, sh.N, sh.K); err == nil {
+			jobs = append(jobs, job{label: "engine_acc16(" + c16.Name + ")", engine: true, acc16: true,
+				run: func(s *cuda.Stream, x operandSet) error {
+					return b.eng.GEMMAcc(fam.dt, gemm.F16, s, 1, x.a, x.b, 0, x.c)
+				}})
+		}
+	}
+	for _, in := range insts {
+		jobs = append(jobs, job{label: in.Name, name: in.Name, ladder: in.Ladder, acc16: in.Acc == gemm.F16,
+			run: func(s *cuda.Stream, x operandSet) error {
+				return b.eng.GEMMWith(fam.dt, in.Name, s, 1, x.a, x.b, 0, x.c)
+			}})
+	}
+	// Jobs that accumulate in fp16 are compared with cuBLAS doing the same
+	// (the "same types"), timed here too.
 	var acc16T Timing
-	acc16 := func(name string) bool { return fam.acc16 != nil && checkType(fam, name, pick) == compare.F16Acc16 }
-	if slices.ContainsFunc(insts, func(in gemm.Instance) bool { return acc16(in.Name) }) || acc16("") {
+	if fam.acc16 != nil && slices.ContainsFunc(jobs, func(jb job) bool { return jb.acc16 }) {
 		if acc16T, err = b.Measure(rotate(ops.sets, fam.acc16(b))); err != nil {
 			return fmt.Errorf("%s: %w", fam.acc16Name, err)
 		}
 		r := row(fam.acc16Name+"_"+lay, acc16T, 0)
 		r.VsRef, r.Ref = 1, fam.acc16Name
 		add(r)
-	}
-	// against sets a row's ratio to the fp16-accumulating reference where
-	// its instance accumulates in fp16.
-	against := func(r *Row, name string) {
-		if acc16(name) {
-			r.VsRef, r.Ref = acc16T.Ms/r.Ms, fam.acc16Name
-		}
-	}
-	type job struct {
-		label, name, ladder string
-		run                 func(s *cuda.Stream, set operandSet) error
-	}
-	jobs := []job{{"engine(" + pick + ")", "", "", func(s *cuda.Stream, x operandSet) error {
-		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
-	}}}
-	for _, in := range insts {
-		jobs = append(jobs, job{in.Name, in.Name, in.Ladder, func(s *cuda.Stream, x operandSet) error {
-			return b.eng.GEMMWith(fam.dt, in.Name, s, 1, x.a, x.b, 0, x.c)
-		}})
 	}
 	var cands []candidate
 	for _, jb := range jobs {
@@ -430,7 +434,7 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		if err != nil {
 			return fmt.Errorf("%s: %w", jb.label, err)
 		}
-		errRatio, err := ops.prod.check(checkType(fam, jb.name, pick), got, want)
+		errRatio, err := ops.prod.check(checkType(fam, jb.acc16), got, want)
 		if err != nil {
 			return fmt.Errorf("%s differs from %s: %w", jb.label, fam.refName, err)
 		}
@@ -440,13 +444,15 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		}
 		r := row(jb.label, t, errRatio)
 		r.Ladder = jb.ladder
-		against(&r, jb.name)
+		if jb.acc16 {
+			r.VsRef, r.Ref = acc16T.Ms/r.Ms, fam.acc16Name
+		}
 		add(r)
-		if jb.name == "" {
+		if jb.engine {
 			// Short problems: the engine's choice and the reference
 			// replayed from a graph, without the host between launches.
 			gref, gname := ref, fam.refName
-			if acc16(jb.name) {
+			if jb.acc16 {
 				gref, gname = fam.acc16(b), fam.acc16Name
 			}
 			if rg, eg, ok := b.graphPair(jb.label, rotate(ops.sets, gref), rotate(ops.sets, jb.run), t.Launches); ok {
@@ -494,15 +500,11 @@ func (b *bencher) graphPair(label string, ref, kernel Launch, n int) (rg, kg Tim
 	return rg, kg, true
 }
 
-// checkType is the dtype whose bound the check of instance name (the
-// engine's pick for "") uses: the fp16-accumulating instances are the ones
-// without "acc" in their type, as tests/hgemm reads them, and their bound
-// also covers the fp32-accumulating reference's error.
-func checkType(fam gemmFamily, name, pick string) compare.DType {
-	if name == "" {
-		name = pick
-	}
-	if fam.dt == gemm.F16 && strings.Contains(name, "_f16_") {
+// checkType is the dtype whose bound checks a result of fam: F16Acc16 for
+// a kernel accumulating in fp16 (its bound also covers the fp32-accumulating
+// reference's error), else the family's.
+func checkType(fam gemmFamily, acc16 bool) compare.DType {
+	if acc16 {
 		return compare.F16Acc16
 	}
 	return fam.cdt

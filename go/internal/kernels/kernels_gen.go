@@ -455,6 +455,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89},
+	{Info: Info{Name: "hgemmh_nn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90},
 	{Info: Info{Name: "hgemmh_nn_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
@@ -475,6 +495,246 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
 		Launch: kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89},
+	{Info: Info{Name: "hgemmh_nt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90},
+	{Info: Info{Name: "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80},
+	{Info: Info{Name: "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86},
+	{Info: Info{Name: "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89},
+	{Info: Info{Name: "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89},
+	{Info: Info{Name: "hgemmh_tn_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90},
+	{Info: Info{Name: "hgemmh_tn_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80},
+	{Info: Info{Name: "hgemmh_tn_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86},
+	{Info: Info{Name: "hgemmh_tn_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89},
+	{Info: Info{Name: "hgemmh_tn_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 73728},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 86, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 89, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x256x32_w64x64_s4", Family: "hgemmh", Arch: 90, Threads: 256, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89},
+	{Info: Info{Name: "hgemmh_tt_f16_b128x64x64_w64x32_s4", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 64}, Warp: Tile{64, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90},
+	{Info: Info{Name: "hgemmh_tt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 80, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80},
+	{Info: Info{Name: "hgemmh_tt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 86, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86},
+	{Info: Info{Name: "hgemmh_tt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 89, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89},
+	{Info: Info{Name: "hgemmh_tt_f16_b256x128x32_w128x64_s4_o2", Family: "hgemmh", Arch: 90, Threads: 128, SharedBytes: 98304},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 32}, Warp: Tile{128, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 2, SplitK: 1},
+		Launch: kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90},
 	{Info: Info{Name: "hgemmk_nn_f16accf32_b128x256x64_w64x64_s3", Family: "hgemmk", Arch: 80, Threads: 256, SharedBytes: 147456},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 64}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -3449,6 +3709,22 @@ func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
+func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
 	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
@@ -3463,6 +3739,198 @@ func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
 
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
 	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+}
+
+func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
