@@ -258,7 +258,7 @@ func (e *Engine) GEMM(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta
 // GEMMAcc is GEMM with the products accumulated in acc: F32 is GEMM itself;
 // F16, for fp16 A, B and C only, chooses among the fp16-accumulating
 // instances (family hgemmh) instead, by a dispatch table's grid for that
-// family where the device's table has one (the H100's has none) and by the
+// family where the device's table has one (the H100's does) and by the
 // shape rule otherwise. Summing in fp16 trades accuracy for speed on large
 // problems: each element's rounding error grows as 2^-11 sqrt(K) of the
 // magnitudes of its products, against 2^-24 sqrt(K) in fp32, and a partial

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/kgen-gpu/kgen/gen/tunefile"
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/f16"
 	"github.com/kgen-gpu/kgen/go/gemm"
@@ -130,6 +132,13 @@ func runTune(iters, warmup int, filter string) error {
 		return err
 	}
 	path := filepath.Join(dir, tuning.Slug(info.Name)+".yaml")
+	kept, err := keepOtherGrids(path, &table, families)
+	if err != nil {
+		return err
+	}
+	if len(kept) > 0 {
+		fmt.Printf("tune: kept the grids of %s from %s (not measured in this run)\n", strings.Join(kept, ", "), path)
+	}
 	if err := os.WriteFile(path, tuning.Format(table), 0o644); err != nil {
 		return err
 	}
@@ -172,6 +181,40 @@ func runTune(iters, warmup int, filter string) error {
 	return nil
 }
 
+// keepOtherGrids puts into t, ahead of its own, the grids of the table at
+// path (when there is one, for t's GPU and arch) whose families were not
+// measured, so that tuning one family leaves the others' measurements in
+// place. It returns those families; a table at path that does not parse is
+// an error rather than something to overwrite.
+func keepOtherGrids(path string, t *tuning.Table, measured []string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	old, err := tunefile.Parse(path, data)
+	if err != nil {
+		return nil, fmt.Errorf("-tune: the table already at %s does not parse (move it away to start afresh): %w", path, err)
+	}
+	if old.Table.GPU != t.GPU || old.Table.Arch != t.Arch {
+		return nil, nil
+	}
+	var grids []tuning.Grid
+	var kept []string
+	for _, g := range old.Table.Grids {
+		if !slices.Contains(measured, g.Family) {
+			grids = append(grids, g)
+			if !slices.Contains(kept, g.Family) {
+				kept = append(kept, g.Family)
+			}
+		}
+	}
+	t.Grids = append(grids, t.Grids...)
+	return kept, nil
+}
+
 // tuneFamilyList parses -tune-families: GEMM families of built instances,
 // but for reference families (the SGEMM ladder), which the engine never
 // picks, so a table of them would be dead weight.
@@ -204,10 +247,12 @@ func tuneFamilyList(list string, built []gemm.Instance) ([]string, error) {
 // has one; else the heuristic alone) for the grids of its own family.
 func (b *bencher) enginePick(table bool) func(gridKey, shape) string {
 	return func(k gridKey, s shape) string {
-		dt := gemm.F32
+		// The family's element and accumulator types: the engine picks an
+		// fp16-accumulating family's instances for GEMMAcc only.
+		dt, acc := gemm.F32, gemm.F32
 		for _, in := range b.eng.Instances() {
 			if in.Family == k.family {
-				dt = in.Elem
+				dt, acc = in.Elem, in.Acc
 			}
 		}
 		order := func(c byte) gemm.Order {
@@ -216,7 +261,7 @@ func (b *bencher) enginePick(table bool) func(gridKey, shape) string {
 			}
 			return gemm.RowMajor
 		}
-		c, err := b.eng.Pick(dt, order(k.layout[0]), order(k.layout[1]), s.M, s.N, s.K)
+		c, err := b.eng.PickAcc(dt, acc, order(k.layout[0]), order(k.layout[1]), s.M, s.N, s.K)
 		name := c.Heuristic
 		if table {
 			name = c.Name

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -186,3 +188,37 @@ func TestSmokeTableGridPoints(t *testing.T) {
 
 // sgemmAlign is the alignment quantum of fp32 GEMM families.
 func sgemmAlign(string) int { return gemm.VectorElems(gemm.F32) }
+
+func TestKeepOtherGrids(t *testing.T) {
+	grid := func(family string, ms float64) tuning.Grid {
+		return tuning.Grid{Family: family, Layout: "nn", Instances: []string{family + "_a"},
+			Points: []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{ms}}}}
+	}
+	table := func(gpu string, grids ...tuning.Grid) tuning.Table {
+		return tuning.Table{GPU: gpu, Arch: 90, Driver: "13.0", NVCC: "nvcc 13.0.88", Date: "2026-11-24", Grids: grids}
+	}
+	path := filepath.Join(t.TempDir(), "gpu.yaml")
+
+	fresh := table("G", grid("hgemmh", 2))
+	kept, err := keepOtherGrids(path, &fresh, []string{"hgemmh"})
+	require.NoError(t, err)
+	assert.Empty(t, kept, "no table yet")
+	assert.Equal(t, []tuning.Grid{grid("hgemmh", 2)}, fresh.Grids)
+
+	require.NoError(t, os.WriteFile(path, tuning.Format(table("G", grid("sgemm", 1), grid("hgemmh", 9))), 0o644))
+	fresh = table("G", grid("hgemmh", 2))
+	kept, err = keepOtherGrids(path, &fresh, []string{"hgemmh"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"sgemm"}, kept)
+	assert.Equal(t, []tuning.Grid{grid("sgemm", 1), grid("hgemmh", 2)}, fresh.Grids, "the unmeasured family kept, the measured one replaced")
+
+	other := table("H", grid("hgemmh", 2))
+	kept, err = keepOtherGrids(path, &other, []string{"hgemmh"})
+	require.NoError(t, err)
+	assert.Empty(t, kept, "another GPU's table is not merged")
+	assert.Len(t, other.Grids, 1)
+
+	require.NoError(t, os.WriteFile(path, []byte("version: 2\ngpu: [\n"), 0o644))
+	_, err = keepOtherGrids(path, &fresh, []string{"hgemmh"})
+	assert.ErrorContains(t, err, "does not parse")
+}
