@@ -87,7 +87,63 @@ func at(m gemm.Matrix, i, j int) int {
 	return m.Offset + i*m.Stride + j
 }
 
-var shapes = []struct{ m, n, k int }{{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {1000, 1, 4097}, {1, 1000, 33}, {257, 129, 63}, {1024, 1024, 1024}}
+type shape struct{ m, n, k int }
+
+var shapes = []shape{{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {1000, 1, 4097}, {1, 1000, 33}, {257, 129, 63}, {1024, 1024, 1024}}
+
+// storage is where an operand lies in its buffer: elements before it, and
+// past each row (or column) of it.
+type storage struct{ offset, pad int }
+
+// scaling is a product's alpha and beta.
+type scaling struct{ alpha, beta float32 }
+
+var (
+	storages = []storage{{0, 0}, {1, 3}} // packed, and misaligned with padded strides
+	scalings = []scaling{{1, 0}, {-0.75, 1.5}}
+)
+
+// problem is one product's operands on the host: A (m x k), B (k x n) and
+// the C (m x n) that beta scales.
+type problem struct {
+	shape
+	a, b, c0 []float64
+}
+
+func newProblem(rng *rand.Rand, sh shape) problem {
+	return problem{sh, halves(rng, sh.m*sh.k), halves(rng, sh.k*sh.n), halves(rng, sh.m*sh.n)}
+}
+
+// gemmFunc is one way to run C = alpha * A * B + beta * C.
+type gemmFunc func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error
+
+// runChecked places p's A, B and C in the orders ao, bo and co with storage
+// st (C poisoned with NaN when beta is 0: it must not be read), runs f and
+// checks C against the float64 product within model's bound, and the
+// sentinel around it.
+func runChecked(t *testing.T, p problem, ao, bo, co gemm.Order, st storage, sc scaling, model compare.DType, f gemmFunc) {
+	t.Helper()
+	A := place(t, p.a, p.m, p.k, ao, st.offset, st.pad)
+	B := place(t, p.b, p.k, p.n, bo, st.offset, st.pad)
+	cv := p.c0
+	if sc.beta == 0 {
+		cv = make([]float64, len(p.c0))
+		for i := range cv {
+			cv[i] = math.NaN()
+		}
+	}
+	C := place(t, cv, p.m, p.n, co, st.offset, st.pad)
+	require.NoError(t, f(sc.alpha, A, B, sc.beta, C))
+	require.NoError(t, dev.Synchronize())
+	check(t, model, p.m, p.n, p.k, p.a, p.b, p.c0, sc.alpha, sc.beta, C)
+}
+
+// named runs the instance called name.
+func named(name string) gemmFunc {
+	return func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
+		return eng.HGEMMWith(name, nil, alpha, a, b, beta, c)
+	}
+}
 
 // TestEveryInstanceAgainstFloat64 runs every fp16 instance on every shape in
 // its layout, packed and misaligned, with beta 0 (C poisoned with NaN) and
@@ -100,25 +156,13 @@ func TestEveryInstanceAgainstFloat64(t *testing.T) {
 		if testing.Short() && sh.m*sh.n*sh.k > 1<<22 {
 			continue
 		}
-		a, b, c0 := halves(rng, sh.m*sh.k), halves(rng, sh.k*sh.n), halves(rng, sh.m*sh.n)
+		p := newProblem(rng, sh)
 		for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
-			for _, st := range []struct{ offset, pad int }{{0, 0}, {1, 3}} {
-				for _, sc := range []struct{ alpha, beta float32 }{{1, 0}, {-0.75, 1.5}} {
+			for _, st := range storages {
+				for _, sc := range scalings {
 					name := fmt.Sprintf("%dx%dx%d/%s/off=%d/alpha=%g,beta=%g", sh.m, sh.n, sh.k, in.Name, st.offset, sc.alpha, sc.beta)
 					t.Run(name, func(t *testing.T) {
-						A := place(t, a, sh.m, sh.k, in.A, st.offset, st.pad)
-						B := place(t, b, sh.k, sh.n, in.B, st.offset, st.pad)
-						cv := c0
-						if sc.beta == 0 {
-							cv = make([]float64, len(c0))
-							for i := range cv {
-								cv[i] = math.NaN()
-							}
-						}
-						C := place(t, cv, sh.m, sh.n, gemm.RowMajor, st.offset, st.pad)
-						require.NoError(t, eng.HGEMMWith(in.Name, nil, sc.alpha, A, B, sc.beta, C))
-						require.NoError(t, dev.Synchronize())
-						check(t, accuracy(in), sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
+						runChecked(t, p, in.A, in.B, gemm.RowMajor, st, sc, accuracy(in), named(in.Name))
 						tested[in.Name] = true
 					})
 				}
@@ -204,46 +248,47 @@ var orders = []gemm.Order{gemm.RowMajor, gemm.ColMajor}
 func TestEngineChoice(t *testing.T) {
 	needGPU(t)
 	rng := rand.New(rand.NewPCG(10, 10))
-	run := map[gemm.DType]func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error{
-		gemm.F32: func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
+	engines := []struct {
+		acc   gemm.DType
+		model compare.DType
+		run   gemmFunc
+	}{
+		{gemm.F32, compare.F16, func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
 			return eng.HGEMM(nil, alpha, a, b, beta, c)
-		},
-		gemm.F16: func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
+		}},
+		{gemm.F16, compare.F16Acc16, func(alpha float32, a, b gemm.Matrix, beta float32, c gemm.Matrix) error {
 			return eng.GEMMAcc(gemm.F16, gemm.F16, nil, alpha, a, b, beta, c)
-		},
+		}},
 	}
-	model := map[gemm.DType]compare.DType{gemm.F32: compare.F16, gemm.F16: compare.F16Acc16}
-	for _, sh := range []struct{ m, n, k int }{{1, 1, 1}, {7, 35, 4097}, {35, 79, 19}, {257, 129, 63}, {300, 2000, 40}, {6, 5, 0}, {0, 5, 7}, {5, 0, 7}} {
-		a, b, c0 := halves(rng, sh.m*sh.k), halves(rng, sh.k*sh.n), halves(rng, sh.m*sh.n)
-		for _, acc := range []gemm.DType{gemm.F32, gemm.F16} {
-			for _, ao := range orders {
-				for _, bo := range orders {
-					for _, co := range orders {
-						for _, st := range []struct{ offset, pad int }{{0, 0}, {1, 3}} {
-							for _, sc := range []struct{ alpha, beta float32 }{{1, 0}, {-0.75, 1.5}} {
-								name := fmt.Sprintf("%dx%dx%d/acc=%s/A=%s,B=%s,C=%s/off=%d/alpha=%g,beta=%g", sh.m, sh.n, sh.k, acc, ao, bo, co, st.offset, sc.alpha, sc.beta)
-								t.Run(name, func(t *testing.T) {
-									A := place(t, a, sh.m, sh.k, ao, st.offset, st.pad)
-									B := place(t, b, sh.k, sh.n, bo, st.offset, st.pad)
-									cv := c0
-									if sc.beta == 0 {
-										cv = make([]float64, len(c0))
-										for i := range cv {
-											cv[i] = math.NaN()
-										}
-									}
-									C := place(t, cv, sh.m, sh.n, co, st.offset, st.pad)
-									require.NoError(t, run[acc](sc.alpha, A, B, sc.beta, C))
-									require.NoError(t, dev.Synchronize())
-									check(t, model[acc], sh.m, sh.n, sh.k, a, b, c0, sc.alpha, sc.beta, C)
-								})
-							}
-						}
+	for _, sh := range []shape{{1, 1, 1}, {7, 35, 4097}, {35, 79, 19}, {257, 129, 63}, {300, 2000, 40}, {6, 5, 0}, {0, 5, 7}, {5, 0, 7}} {
+		p := newProblem(rng, sh)
+		for _, e := range engines {
+			for _, o := range orderTriples() {
+				for _, st := range storages {
+					for _, sc := range scalings {
+						name := fmt.Sprintf("%dx%dx%d/acc=%s/A=%s,B=%s,C=%s/off=%d/alpha=%g,beta=%g",
+							sh.m, sh.n, sh.k, e.acc, o[0], o[1], o[2], st.offset, sc.alpha, sc.beta)
+						t.Run(name, func(t *testing.T) {
+							runChecked(t, p, o[0], o[1], o[2], st, sc, e.model, e.run)
+						})
 					}
 				}
 			}
 		}
 	}
+}
+
+// orderTriples is every combination of the orders of A, B and C.
+func orderTriples() [][3]gemm.Order {
+	var out [][3]gemm.Order
+	for _, a := range orders {
+		for _, b := range orders {
+			for _, c := range orders {
+				out = append(out, [3]gemm.Order{a, b, c})
+			}
+		}
+	}
+	return out
 }
 
 // TestEveryInstanceWithColumnMajorC runs every fp16 instance by name on a
@@ -252,9 +297,7 @@ func TestEngineChoice(t *testing.T) {
 // in order flip(x), and the engine runs the name as given.
 func TestEveryInstanceWithColumnMajorC(t *testing.T) {
 	needGPU(t)
-	rng := rand.New(rand.NewPCG(11, 11))
-	const m, n, k = 35, 79, 19
-	a, b, c0 := halves(rng, m*k), halves(rng, k*n), halves(rng, m*n)
+	p := newProblem(rand.New(rand.NewPCG(11, 11)), shape{35, 79, 19})
 	flip := func(o gemm.Order) gemm.Order {
 		if o == gemm.RowMajor {
 			return gemm.ColMajor
@@ -263,12 +306,7 @@ func TestEveryInstanceWithColumnMajorC(t *testing.T) {
 	}
 	for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
 		t.Run(in.Name, func(t *testing.T) {
-			A := place(t, a, m, k, flip(in.B), 1, 2)
-			B := place(t, b, k, n, flip(in.A), 0, 1)
-			C := place(t, c0, m, n, gemm.ColMajor, 2, 3)
-			require.NoError(t, eng.HGEMMWith(in.Name, nil, 2, A, B, 0.5, C))
-			require.NoError(t, dev.Synchronize())
-			check(t, accuracy(in), m, n, k, a, b, c0, 2, 0.5, C)
+			runChecked(t, p, flip(in.B), flip(in.A), gemm.ColMajor, storages[1], scaling{2, 0.5}, accuracy(in), named(in.Name))
 		})
 	}
 }
