@@ -50,7 +50,7 @@ func ladderLines(rows []Row) (keys []string, lines map[string][]LadderLine) {
 				steps = append(steps, r)
 			case r.isRef():
 				ref = &rows[i]
-			case !strings.HasPrefix(r.Kernel, "engine(") && (best == nil || r.Ms < best.Ms):
+			case !strings.HasPrefix(r.Kernel, "engine") && (best == nil || r.Ms < best.Ms):
 				best = &rows[i]
 			}
 		}

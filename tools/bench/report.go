@@ -72,11 +72,11 @@ type Row struct {
 }
 
 // key identifies a row across runs: the engine's pick may change, so its
-// rows match by "engine" alone.
+// rows match by their label alone ("engine", "engine_acc16").
 func (r Row) key() string {
 	k := r.Kernel
-	if strings.HasPrefix(k, "engine(") {
-		k = "engine"
+	if i := strings.IndexByte(k, '('); i > 0 && strings.HasPrefix(k, "engine") {
+		k = k[:i]
 	}
 	return strings.Join([]string{r.Family, r.Op, k, r.Shape, r.Layout, r.Method}, "|")
 }

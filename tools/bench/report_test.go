@@ -365,3 +365,16 @@ func TestCheckTypeFollowsTheAccumulation(t *testing.T) {
 	assert.Equal(t, compare.F16, checkType(hgemmFamily, false))
 	assert.Equal(t, compare.F16Acc16, checkType(hgemmFamily, true))
 }
+
+func TestRowKeyIgnoresTheEnginesPick(t *testing.T) {
+	r := Row{Family: "hgemm", Kernel: "engine_acc16(hgemmh_nn_f16_a)", Shape: "4096x4096x4096", Layout: "nn", Method: "events"}
+	other := r
+	other.Kernel = "engine_acc16(hgemmh_nn_f16_b)"
+	assert.Equal(t, r.key(), other.key(), "the fp16 engine's row across a change of its pick")
+	fp32 := r
+	fp32.Kernel = "engine(hgemmh_nn_f16_a)"
+	assert.NotEqual(t, r.key(), fp32.key(), "the two engines are different rows")
+	named := r
+	named.Kernel = "hgemmh_nn_f16_a"
+	assert.NotEqual(t, r.key(), named.key(), "an instance's own row is not the engine's")
+}
