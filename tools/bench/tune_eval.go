@@ -293,7 +293,21 @@ type costModel struct {
 // measured kernels), the fp16 kernels at a third of the dense tensor peak;
 // the host side (random operands, float16 conversion, reading C back and
 // comparing it in Go) priced high rather than low.
-var h100Model = costModel{tflops: map[string]float64{"sgemm": 51, "hgemm": 300, "hgemmh": 300}, launchMs: 0.02, hostNsElem: 15, checkNsElem: 8}
+var h100Model = costModel{tflops: map[string]float64{"sgemm": 51, "hgemm": 300, "hgemmk": 300, "hgemmh": 300}, launchMs: 0.02, hostNsElem: 15, checkNsElem: 8}
+
+// rate is family f's sustained TFLOPS in m; a family m does not know is
+// priced at the slowest it does, so that the estimate errs long, not
+// infinite.
+func (m costModel) rate(f string) float64 {
+	if r, ok := m.tflops[f]; ok {
+		return r
+	}
+	slowest := math.Inf(1)
+	for _, r := range m.tflops {
+		slowest = min(slowest, r)
+	}
+	return slowest
+}
 
 // tuneIters is how many timed runs an instance gets at a shape whose one
 // run took ms: about 150 ms of runs, at least 3, at most maxIters.
@@ -316,7 +330,7 @@ func estimateSeconds(shapes []shape, instances map[string]int, m costModel, warm
 		elems := float64(s.M*s.K + s.K*s.N + s.M*s.N)
 		ms += elems * m.hostNsElem * 1e-6 * 2 // one set of operands per element size
 		for f, count := range instances {
-			t := max(m.launchMs, s.flops()/(m.tflops[f]*1e9))
+			t := max(m.launchMs, s.flops()/(m.rate(f)*1e9))
 			runs := float64(2 + warmup + tuneIters(t, maxIters))
 			ms += float64(count) * (runs*t + float64(s.M*s.N)*m.checkNsElem*1e-6)
 			ms += 4 * (t + float64(s.M*s.N)*m.checkNsElem*1e-6) // the reference, once per layout (over-counted for two families of a dtype)

@@ -114,7 +114,8 @@ func TestTuneItersAndEstimate(t *testing.T) {
 
 	full, _ := gridShapes("full")
 	shapes := append(full, betweenShapes(full, 8, 1, tuneMaxFlops)...)
-	// The H100 build: 7 sgemm tilings and 5 hgemm ones in four layouts, hgemmh in two.
+	// The H100 build when the grid was sized: 7 sgemm tilings and 5 hgemm ones
+	// in four layouts, hgemmh in two.
 	count := map[string]int{"sgemm": 28, "hgemm": 20, "hgemmh": 2}
 	secs := estimateSeconds(shapes, count, h100Model, 3, 20)
 	assert.Less(t, secs, 4*60.0, "a full run must fit in 4 minutes")
@@ -122,6 +123,22 @@ func TestTuneItersAndEstimate(t *testing.T) {
 	t.Logf("full grid: %d shapes, about %.0f s on an H100", len(shapes), secs)
 	small, _ := gridShapes("small")
 	t.Logf("small grid: about %.0f s", estimateSeconds(append(small, betweenShapes(small, 2, 1, tuneMaxFlops)...), count, h100Model, 3, 20))
+
+	// Every family of this build has a finite estimate, priced as the model
+	// knows it or at its slowest rate (hgemmk was once missing: +Inf s).
+	built := map[string]int{}
+	for _, in := range gemm.BuiltInstances() {
+		if in.Arch == 90 && !in.Reference {
+			built[in.Family]++
+		}
+	}
+	require.NotEmpty(t, built)
+	for f, n := range built {
+		secs := estimateSeconds(shapes, map[string]int{f: n}, h100Model, 3, 20)
+		assert.False(t, math.IsInf(secs, 0) || math.IsNaN(secs) || secs <= 0, "%s: %v s", f, secs)
+		t.Logf("%s alone, %d instances: about %.0f s", f, n, secs)
+	}
+	assert.Equal(t, h100Model.tflops["sgemm"], h100Model.rate("unknown"), "an unknown family at the slowest rate")
 }
 
 func TestTuneFamilyList(t *testing.T) {
