@@ -32,7 +32,7 @@ import (
 var (
 	tuneFlag     = flag.Bool("tune", false, "measure the GEMM families over a grid of shapes and write this GPU's dispatch table instead of benchmarking")
 	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute) or full (27 and 26 shapes between them, about 4.5 minutes for sgemm on an H100)")
-	tuneFamilies = flag.String("tune-families", "sgemm,hgemm,hgemmh", "GEMM families -tune measures")
+	tuneFamilies = flag.String("tune-families", "", "GEMM families -tune measures, comma-separated (default: every family the engine picks from in this build)")
 	tuneOut      = flag.String("tune-out", "kernels/tuning", "directory -tune writes <gpu>.yaml into")
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
@@ -217,7 +217,9 @@ func keepOtherGrids(path string, t *tuning.Table, measured []string) ([]string, 
 
 // tuneFamilyList parses -tune-families: GEMM families of built instances,
 // but for reference families (the SGEMM ladder), which the engine never
-// picks, so a table of them would be dead weight.
+// picks, so a table of them would be dead weight. An empty list is every
+// other family: a default that named some would leave the families the
+// engine picks from on some archs (hgemmk on sm_80 and sm_90) unmeasured.
 func tuneFamilyList(list string, built []gemm.Instance) ([]string, error) {
 	var known, reference, out []string
 	for _, in := range built {
@@ -227,6 +229,9 @@ func tuneFamilyList(list string, built []gemm.Instance) ([]string, error) {
 		case !in.Reference && !slices.Contains(known, in.Family):
 			known = append(known, in.Family)
 		}
+	}
+	if strings.TrimSpace(list) == "" {
+		return known, nil
 	}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)

@@ -148,6 +148,12 @@ func TestTuneFamilyList(t *testing.T) {
 	assert.Equal(t, []string{"sgemm", "hgemm"}, got)
 	_, err = tuneFamilyList("sgemm,gf", built)
 	assert.ErrorContains(t, err, `"gf" is not a GEMM family of this build`)
+	all, err := tuneFamilyList(" ", built)
+	require.NoError(t, err)
+	for _, in := range built {
+		assert.Equal(t, !in.Reference, slices.Contains(all, in.Family), "the default list and %s (%s)", in.Family, in.Name)
+	}
+	assert.Subset(t, all, []string{"sgemm", "hgemm", "hgemmk", "hgemmh"})
 	var refs []string
 	for _, in := range built {
 		if in.Reference && !slices.Contains(refs, in.Family) {
