@@ -1,15 +1,11 @@
 package gemm
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
 	"slices"
-	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -22,14 +18,6 @@ import (
 // (hgemm, hgemmk) on the H100, every time it measured (`bench -tune
 // -tune-raw`): 27 grid shapes and 26 between them per layout.
 const hgemmTimes = "../../bench/results/h100-2026-11-24-session14-call8-tune-hgemm-raw.json.gz"
-
-// rawTime is one record of -tune-raw's file (tools/bench's rawPoint).
-type rawTime struct {
-	Family, Layout string
-	M, N, K        int
-	Grid           bool
-	Ms             map[string]float64
-}
 
 // dispatchScore is how a way of choosing did on a set of shapes: its worst
 // ratio of the picked instance's time to the fastest of all families there,
@@ -58,25 +46,23 @@ func (s *dispatchScore) add(ratio float64, at string) {
 // The bounds are a little above what the table reaches, so a change to the
 // rule or the selector that makes the worst pick worse fails here.
 func TestHGEMMTableBeatsTheRule(t *testing.T) {
-	f, err := os.Open(hgemmTimes)
+	pts, err := tuning.ReadRaw(hgemmTimes)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s: not in this checkout", hgemmTimes)
 	}
 	require.NoError(t, err)
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	require.NoError(t, err)
-	var pts []rawTime
-	require.NoError(t, json.NewDecoder(z).Decode(&pts))
 
-	grids := map[string]*tuning.Grid{} // family/layout
+	// The table's grids, built as bench -tune builds them, and every
+	// family's times at each shape.
+	byGrid := map[string][]tuning.RawPoint{} // family/layout
 	type shapeKey struct {
 		layout  string
 		m, n, k int
 		grid    bool
 	}
-	times := map[shapeKey]map[string]float64{} // every family's instances at one shape
+	times := map[shapeKey]map[string]float64{}
 	for _, p := range pts {
+		byGrid[p.Family+"/"+p.Layout] = append(byGrid[p.Family+"/"+p.Layout], p)
 		k := shapeKey{p.Layout, p.M, p.N, p.K, p.Grid}
 		if times[k] == nil {
 			times[k] = map[string]float64{}
@@ -84,23 +70,11 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 		for name, ms := range p.Ms {
 			times[k][name] = ms
 		}
-		if !p.Grid {
-			continue
-		}
-		g := grids[p.Family+"/"+p.Layout]
-		if g == nil {
-			g = &tuning.Grid{Family: p.Family, Layout: p.Layout}
-			for name := range p.Ms {
-				g.Instances = append(g.Instances, name)
-			}
-			sort.Strings(g.Instances)
-			grids[p.Family+"/"+p.Layout] = g
-		}
-		q := tuning.Point{M: p.M, N: p.N, K: p.K, Ms: make([]float64, len(g.Instances))}
-		for i, name := range g.Instances {
-			q.Ms[i] = p.Ms[name]
-		}
-		g.Points = append(g.Points, q)
+	}
+	grids := map[string]*tuning.Grid{}
+	for key, g := range byGrid {
+		grid := tuning.GridOf(g)
+		grids[key] = &grid
 	}
 	require.Len(t, grids, 8, "hgemm and hgemmk in four layouts")
 

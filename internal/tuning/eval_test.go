@@ -1,14 +1,10 @@
 package tuning
 
 import (
-	"compress/gzip"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"math"
-	"os"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -18,69 +14,17 @@ import (
 // between them per layout, 7 instances each.
 const rawTimes = "../../bench/results/h100-2026-11-23-session3-tune-sgemm-raw.json.gz"
 
-// rawPoint is one record of -tune-raw's file (tools/bench's rawPoint).
-type rawPoint struct {
-	Family, Layout string
-	M, N, K        int
-	Grid           bool               // a grid shape (else one between them)
-	Ms             map[string]float64 // median milliseconds per instance
-}
-
-func loadRaw(t *testing.T, path string) []rawPoint {
+// loadRaw reads path, skipping the test where the checkout lacks it.
+func loadRaw(t *testing.T, path string) []RawPoint {
 	t.Helper()
-	f, err := os.Open(path)
+	pts, err := ReadRaw(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skipf("%s: not in this checkout", path)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var pts []rawPoint
-	if err := json.NewDecoder(z).Decode(&pts); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	return pts
-}
-
-// gridOf is the table's grid that bench -tune builds (tools/bench's
-// buildGrids) from the grid shapes of pts: instances in name order, times
-// kept to four significant digits, 0 where an instance was not measured.
-func gridOf(pts []rawPoint) Grid {
-	g := Grid{Family: pts[0].Family, Layout: pts[0].Layout}
-	seen := map[string]bool{}
-	for _, p := range pts {
-		for name := range p.Ms {
-			if p.Grid && !seen[name] {
-				seen[name] = true
-				g.Instances = append(g.Instances, name)
-			}
-		}
-	}
-	sort.Strings(g.Instances)
-	for _, p := range pts {
-		if !p.Grid || len(p.Ms) == 0 {
-			continue
-		}
-		q := Point{M: p.M, N: p.N, K: p.K, Ms: make([]float64, len(g.Instances))}
-		for i, name := range g.Instances {
-			q.Ms[i] = round4(p.Ms[name])
-		}
-		g.Points = append(g.Points, q)
-	}
-	return g
-}
-
-func round4(x float64) float64 {
-	if x <= 0 {
-		return x
-	}
-	scale := math.Pow(10, 4-math.Ceil(math.Log10(x)))
-	return math.Round(x*scale) / scale
 }
 
 // tally is how a selector did on a set of shapes: its worst ratio of the
@@ -96,7 +40,7 @@ type tally struct {
 	overNoisy int // of over, the shapes that are also coin tosses
 }
 
-func (a *tally) add(p rawPoint, pick string) {
+func (a *tally) add(p RawPoint, pick string) {
 	best, second := math.Inf(1), math.Inf(1)
 	for _, ms := range p.Ms {
 		if ms < best {
@@ -134,8 +78,8 @@ func (a tally) String() string {
 // each grid shape predicted from a grid without it (leave-one-out), which
 // the between shapes cannot show: whether the model only fits the 26 shapes
 // it was tuned against.
-func evalLayout(pts []rawPoint) (grid, between, loo tally) {
-	g := gridOf(pts)
+func evalLayout(pts []RawPoint) (grid, between, loo tally) {
+	g := GridOf(pts)
 	for _, p := range pts {
 		name, _ := SelectAligned(&g, p.M, p.N, p.K, 4)
 		if p.Grid {
@@ -148,8 +92,8 @@ func evalLayout(pts []rawPoint) (grid, between, loo tally) {
 		if !p.Grid {
 			continue
 		}
-		rest := append(append([]rawPoint{}, pts[:i]...), pts[i+1:]...)
-		h := gridOf(rest)
+		rest := append(append([]RawPoint{}, pts[:i]...), pts[i+1:]...)
+		h := GridOf(rest)
 		name, _ := SelectAligned(&h, p.M, p.N, p.K, 4)
 		loo.add(p, name)
 	}
@@ -160,7 +104,7 @@ func evalLayout(pts []rawPoint) (grid, between, loo tally) {
 // table bench -tune builds from its grid shapes, scored against every time
 // it measured. Issue 9 asks for picks within 5% of the fastest everywhere.
 func TestSelectOnMeasuredTimes(t *testing.T) {
-	byLayout := map[string][]rawPoint{}
+	byLayout := map[string][]RawPoint{}
 	for _, p := range loadRaw(t, rawTimes) {
 		if p.Family == "sgemm" {
 			byLayout[p.Layout] = append(byLayout[p.Layout], p)

@@ -339,24 +339,16 @@ func estimateSeconds(shapes []shape, instances map[string]int, m costModel, warm
 	return ms / 1e3
 }
 
-// rawPoint is one shape's times in -tune-raw's file.
-type rawPoint struct {
-	Family, Layout string
-	M, N, K        int
-	Grid           bool               // a grid shape (else one between them)
-	Ms             map[string]float64 // median milliseconds per instance
-}
-
 // writeRaw writes every time of t, grid shapes marked, as JSON.
 func writeRaw(path string, t timings, grid []shape) error {
 	onGrid := map[shape]bool{}
 	for _, s := range grid {
 		onGrid[s] = true
 	}
-	var pts []rawPoint
+	var pts []tuning.RawPoint
 	for k, byShape := range t {
 		for s, ms := range byShape {
-			pts = append(pts, rawPoint{k.family, k.layout, s.M, s.N, s.K, onGrid[s], ms})
+			pts = append(pts, tuning.RawPoint{Family: k.family, Layout: k.layout, M: s.M, N: s.N, K: s.K, Grid: onGrid[s], Ms: ms})
 		}
 	}
 	sort.Slice(pts, func(i, j int) bool {

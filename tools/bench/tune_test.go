@@ -245,3 +245,20 @@ func TestKeepOtherGrids(t *testing.T) {
 	_, err = keepOtherGrids(path, &fresh, []string{"hgemmh"})
 	assert.ErrorContains(t, err, "does not parse")
 }
+
+func TestRawTimesRoundTrip(t *testing.T) {
+	tm := timings{}
+	s1, s2 := shape{256, 256, 256}, shape{1000, 3000, 500}
+	tm.add(gridKey{"hgemmh", "nt"}, s1, "a", 0.0123456)
+	tm.add(gridKey{"hgemmh", "nt"}, s2, "a", 0.5)
+	path := filepath.Join(t.TempDir(), "raw.json")
+	require.NoError(t, writeRaw(path, tm, []shape{s1}))
+	pts, err := tuning.ReadRaw(path)
+	require.NoError(t, err)
+	require.Equal(t, []tuning.RawPoint{
+		{Family: "hgemmh", Layout: "nt", M: 256, N: 256, K: 256, Grid: true, Ms: map[string]float64{"a": 0.0123456}},
+		{Family: "hgemmh", Layout: "nt", M: 1000, N: 3000, K: 500, Ms: map[string]float64{"a": 0.5}},
+	}, pts)
+	g := tuning.GridOf(pts)
+	assert.Equal(t, []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{0.01235}}}, g.Points, "grid shapes only, four digits kept")
+}
