@@ -44,7 +44,7 @@ func ReadRaw(path string) ([]RawPoint, error) {
 	return pts, nil
 }
 
-// GridOf is the grid bench -tune builds (tools/bench's buildGrids) from the
+// GridOf is the grid of a dispatch table, as bench -tune writes it, from the
 // grid shapes of pts, which are one family's in one layout: instances in
 // name order, times kept to four significant digits, 0 where an instance
 // was not measured.

@@ -251,3 +251,10 @@ func TestSelectAlignedChargesMisalignment(t *testing.T) {
 	got, _ = SelectAligned(&g, 1777, 1777, 1777, 1)
 	assert.Equal(t, "vec", got, "align 1 is Select")
 }
+
+func TestRound4(t *testing.T) {
+	assert.Equal(t, 0.01235, round4(0.0123456))
+	assert.Equal(t, 21.05, round4(21.0478))
+	assert.Equal(t, 1235.0, round4(1234.5))
+	assert.Equal(t, 0.0, round4(0))
+}

@@ -132,49 +132,25 @@ func ranked(times map[string]float64) []string {
 // buildGrids makes a table's grids from the times at the grid shapes:
 // families in the given order, layouts nn, nt, tn, tt, points in the grid's
 // order; the instances measured at any of them in name order, each point
-// their times (four digits), 0 where one was not measured. A shape where
-// no instance ran is left out.
+// their times (four digits), 0 where one was not measured (tuning.GridOf,
+// which the replay tests use on -tune-raw's files too). A shape where no
+// instance ran is left out.
 func buildGrids(t timings, families []string, grid []shape) []tuning.Grid {
 	var out []tuning.Grid
 	for _, f := range families {
 		for _, l := range []string{"nn", "nt", "tn", "tt"} {
-			g := tuning.Grid{Family: f, Layout: l}
-			seen := map[string]bool{}
+			var pts []tuning.RawPoint
 			for _, s := range grid {
-				for name := range t[gridKey{f, l}][s] {
-					if !seen[name] {
-						seen[name] = true
-						g.Instances = append(g.Instances, name)
-					}
+				if times := t[gridKey{f, l}][s]; len(times) > 0 {
+					pts = append(pts, tuning.RawPoint{Family: f, Layout: l, M: s.M, N: s.N, K: s.K, Grid: true, Ms: times})
 				}
 			}
-			sort.Strings(g.Instances)
-			for _, s := range grid {
-				times := t[gridKey{f, l}][s]
-				if len(times) == 0 {
-					continue
-				}
-				p := tuning.Point{M: s.M, N: s.N, K: s.K, Ms: make([]float64, len(g.Instances))}
-				for i, name := range g.Instances {
-					p.Ms[i] = round(times[name], 4) // 0 when absent
-				}
-				g.Points = append(g.Points, p)
-			}
-			if len(g.Points) > 0 {
-				out = append(out, g)
+			if len(pts) > 0 {
+				out = append(out, tuning.GridOf(pts))
 			}
 		}
 	}
 	return out
-}
-
-// round keeps digits significant digits of x > 0.
-func round(x float64, digits int) float64 {
-	if x <= 0 {
-		return x
-	}
-	scale := math.Pow(10, float64(digits)-math.Ceil(math.Log10(x)))
-	return math.Round(x*scale) / scale
 }
 
 // verdict is how one selection rule did on one grid: its worst ratio of

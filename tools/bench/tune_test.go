@@ -99,13 +99,6 @@ func TestBuildGridsAndScore(t *testing.T) {
 	assert.Empty(t, score(tm, func(gridKey, shape) string { return "" }, 0.05), "no opinion, no verdict")
 }
 
-func TestRound(t *testing.T) {
-	assert.Equal(t, 0.01235, round(0.0123456, 4))
-	assert.Equal(t, 21.05, round(21.0478, 4))
-	assert.Equal(t, 1235.0, round(1234.5, 4))
-	assert.Equal(t, 0.0, round(0, 4))
-}
-
 func TestTuneItersAndEstimate(t *testing.T) {
 	assert.Equal(t, 20, tuneIters(0.01, 20), "small shapes: the bench's count")
 	assert.Equal(t, 7, tuneIters(21, 20), "8192^3 SGEMM at 21 ms: about 150 ms of runs")
