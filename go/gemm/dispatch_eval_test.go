@@ -39,8 +39,8 @@ func (s *dispatchScore) add(ratio float64, at string) {
 }
 
 // TestHGEMMTableBeatsTheRule replays HGEMM's dispatch on the H100's measured
-// times the way the engine chooses (the rule picks the family and its tile;
-// a table, built here from the grid shapes as bench -tune builds it,
+// times through the engine's own choice (the rule picks the family and its
+// tile; a table, built here from the grid shapes as bench -tune builds it,
 // refines within that family) and checks that the table never does worse
 // than the rule alone, which is why the H100's table carries HGEMM grids.
 // The bounds are a little above what the table reaches, so a change to the
@@ -52,8 +52,8 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	}
 	require.NoError(t, err)
 
-	// The table's grids, built as bench -tune builds them, and every
-	// family's times at each shape.
+	// The table bench -tune writes from these times, and every family's
+	// times at each shape.
 	byGrid := map[string][]tuning.RawPoint{} // family/layout
 	type shapeKey struct {
 		layout  string
@@ -71,16 +71,20 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 			times[k][name] = ms
 		}
 	}
-	grids := map[string]*tuning.Grid{}
-	for key, g := range byGrid {
-		grid := tuning.GridOf(g)
-		grids[key] = &grid
+	table := &tuning.Table{GPU: "NVIDIA H100 80GB HBM3", Arch: 90}
+	for _, g := range byGrid {
+		table.Grids = append(table.Grids, tuning.GridOf(g))
 	}
-	require.Len(t, grids, 8, "hgemm and hgemmk in four layouts")
+	require.Len(t, table.Grids, 8, "hgemm and hgemmk in four layouts")
 
-	e, err := newEngine(nil, 90)
+	// The engine's choice on the H100's 132 SMs without a table (the rule)
+	// and with this one.
+	ruleEngine, err := newEngine(nil, 90)
 	require.NoError(t, err)
-	rule, table := map[string]*dispatchScore{}, map[string]*dispatchScore{}
+	tableEngine, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	tableEngine.tune = table
+	rule, tabled := map[string]*dispatchScore{}, map[string]*dispatchScore{}
 	for k, ms := range times {
 		best := math.Inf(1)
 		for _, t := range ms {
@@ -95,24 +99,21 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 		if k.layout[1] == 't' {
 			b = ColMajor
 		}
-		h := pickTiling(e.ranked[rankKey{F16, F32, a, b}], k.m, k.n, k.k, 132)
-		pick := h.Name
-		if name, ok := tuning.SelectAligned(grids[h.Family+"/"+k.layout], k.m, k.n, k.k, VectorElems(F16)); ok {
-			pick = name
-		}
 		set := fmt.Sprintf("%s grid=%v", k.layout, k.grid)
 		for _, s := range []struct {
 			score map[string]*dispatchScore
-			name  string
-		}{{rule, h.Name}, {table, pick}} {
+			e     *Engine
+		}{{rule, ruleEngine}, {tabled, tableEngine}} {
+			kern, _, err := s.e.chooseFor(132, F16, F32, a, b, k.m, k.n, k.k)
+			require.NoError(t, err)
 			if s.score[set] == nil {
 				s.score[set] = &dispatchScore{}
 			}
 			ratio := math.Inf(1)
-			if t, ok := ms[s.name]; ok && t > 0 {
+			if t, ok := ms[kern.Name]; ok && t > 0 {
 				ratio = t / best
 			}
-			s.score[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", k.m, k.n, k.k, s.name))
+			s.score[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", k.m, k.n, k.k, kern.Name))
 		}
 	}
 	sets := make([]string, 0, len(rule))
@@ -123,7 +124,7 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	require.Len(t, sets, 8)
 	const maxBetween, maxGrid = 2.7, 2.6 // the table reaches 1.99-2.65x and 1.71-2.56x
 	for _, set := range sets {
-		r, tb := rule[set], table[set]
+		r, tb := rule[set], tabled[set]
 		t.Logf("%s: rule worst %.3fx at %s, %d of %d over 5%%; table worst %.3fx at %s, %d over", set, r.worst, r.at, r.over, r.n, tb.worst, tb.at, tb.over)
 		assert.LessOrEqual(t, tb.worst, r.worst, "%s: the table's worst pick", set)
 		assert.LessOrEqual(t, tb.over, r.over, "%s: the table's picks over 5%%", set)

@@ -509,11 +509,17 @@ func (e *Engine) choose(dt, acc DType, name string, a, b Order, m, n, k int) (ke
 		}
 		return e.kernels[i], Choice{Name: name, Source: Named}, nil
 	}
+	return e.chooseFor(e.dev.Info().Multiprocessors, dt, acc, a, b, m, n, k)
+}
+
+// chooseFor is choose's own choice on a device of sms multiprocessors (the
+// tests replay it for a GPU they do not have).
+func (e *Engine) chooseFor(sms int, dt, acc DType, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	cands := e.ranked[rankKey{dt, acc, a, b}]
 	if len(cands) == 0 {
 		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel accumulating in %s for A %s and B %s on sm_%d", dt, acc, a, b, e.arch)
 	}
-	h := pickTiling(cands, m, n, k, e.dev.Info().Multiprocessors)
+	h := pickTiling(cands, m, n, k, sms)
 	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}
 	grid := e.tune.Grid(h.Family, tuning.Layout(a == ColMajor, b == ColMajor))
 	if grid == nil {
