@@ -39,12 +39,13 @@ func (s *dispatchScore) add(ratio float64, at string) {
 }
 
 // TestHGEMMTableBeatsTheRule replays HGEMM's dispatch on the H100's measured
-// times through the engine's own choice (the rule picks the family and its
-// tile; a table, built here from the grid shapes as bench -tune builds it,
-// refines within that family) and checks that the table never does worse
-// than the rule alone, which is why the H100's table carries HGEMM grids.
-// The bounds are a little above what the table reaches, so a change to the
-// rule or the selector that makes the worst pick worse fails here.
+// times through the engine's own choice (the rule alone, and with a table
+// built here from the grid shapes as bench -tune builds it, which chooses
+// across both families) and checks that the table never does worse than the
+// rule alone, which is why the H100's table carries HGEMM grids. At the grid
+// shapes the table picks the fastest of both families; between them the
+// bound is a little above what it reaches, so a change to the rule or the
+// selector that makes the worst pick worse fails here.
 func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	pts, err := tuning.ReadRaw(hgemmTimes)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -83,7 +84,7 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	require.NoError(t, err)
 	tableEngine, err := newEngine(nil, 90)
 	require.NoError(t, err)
-	tableEngine.tune = table
+	tableEngine.setTable(table)
 	rule, tabled := map[string]*dispatchScore{}, map[string]*dispatchScore{}
 	for k, ms := range times {
 		best := math.Inf(1)
@@ -122,7 +123,9 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	}
 	slices.Sort(sets)
 	require.Len(t, sets, 8)
-	const maxBetween, maxGrid = 2.7, 2.6 // the table reaches 1.99-2.65x and 1.71-2.56x
+	// Between the grid shapes the table reaches 1.03-1.81x (0-4 shapes over
+	// 5% per layout); at them the fastest (times kept to four digits).
+	const maxBetween, maxGrid = 1.85, 1.001
 	for _, set := range sets {
 		r, tb := rule[set], tabled[set]
 		t.Logf("%s: rule worst %.3fx at %s, %d of %d over 5%%; table worst %.3fx at %s, %d over", set, r.worst, r.at, r.over, r.n, tb.worst, tb.at, tb.over)
@@ -132,6 +135,9 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 		if set[len(set)-4:] == "true" {
 			bound = maxGrid
 		}
-		assert.Less(t, tb.worst, bound, "%s", set)
+		assert.LessOrEqual(t, tb.worst, bound, "%s", set)
+		if bound == maxGrid {
+			assert.Zero(t, tb.over, "%s: picks over 5%% at grid shapes", set)
+		}
 	}
 }

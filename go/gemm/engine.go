@@ -96,6 +96,14 @@ type Engine struct {
 	ranked  map[rankKey][]kernels.GEMM // choose's candidates in ranking order (see newEngine)
 	tune    *tuning.Table              // measured on this GPU for arch; nil: the heuristic alone
 
+	// choose's own choices (no instance named), by problem: a table's
+	// prediction takes 10-40 us of CPU (more than a 1024^3 HGEMM takes on
+	// an H100), and applications call a few shapes many times. At most
+	// maxPicks entries; when full it starts over. Tests that swap tune
+	// reset it (setTable).
+	picksMu sync.RWMutex
+	picks   map[pickKey]picked
+
 	// Split-K partial sums go to a workspace per stream (nil: the default
 	// stream), grown on demand and reused: launches on one stream run in
 	// order, so no two kernels ever share one, and a launch never allocates
@@ -109,7 +117,7 @@ type Engine struct {
 // VectorElems is how many elements of dt make the kernels' 16-byte vector
 // access: shapes whose dimensions are not multiples of it take slower
 // element-wise paths, which the dispatch table treats as a class of its own
-// (tuning.SelectAligned).
+// (tuning.Predict).
 func VectorElems(dt DType) int {
 	if dt == F16 {
 		return 8
@@ -159,7 +167,7 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 			e.ranked[key] = append(e.ranked[key], kern)
 		}
 	}
-	e.tune = tuning.Find(kernels.Tunings, dev.Info().Name, arch)
+	e.setTable(tuning.Find(kernels.Tunings, dev.Info().Name, arch))
 	return e, nil
 }
 
@@ -490,13 +498,13 @@ func (e *Engine) PickAcc(dt, acc DType, a, b Order, m, n, k int) (Choice, error)
 }
 
 // choose finds the instance named name, or for an empty name the one
-// accumulating in acc that suits the problem: the instance
-// tuning.SelectAligned predicts fastest at
-// M x N x K from the device's measured table, when it has one for the
-// heuristic's family and the layouts; otherwise the heuristic: the first tiling in ranking order that
-// gives every multiprocessor at least one block, else the one giving the
-// most blocks. The table only refines the choice within the family the
-// heuristic picks from. Instances that accumulate in fp16 (hgemmh) are
+// accumulating in acc that suits the problem: when the device's measured
+// table has a grid for the heuristic's family and the layouts, the instance
+// tuning.Predict predicts fastest at M x N x K over the grids of every
+// candidate family the table has (HGEMM: hgemm and hgemmk); otherwise the
+// heuristic: the first tiling in ranking order that gives every
+// multiprocessor at least one block, else the one giving the most blocks.
+// Instances that accumulate in fp16 (hgemmh) are
 // candidates only for acc F16, reference instances (the SGEMM ladder) only
 // by name.
 func (e *Engine) choose(dt, acc DType, name string, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
@@ -509,7 +517,52 @@ func (e *Engine) choose(dt, acc DType, name string, a, b Order, m, n, k int) (ke
 		}
 		return e.kernels[i], Choice{Name: name, Source: Named}, nil
 	}
-	return e.chooseFor(e.dev.Info().Multiprocessors, dt, acc, a, b, m, n, k)
+	return e.chooseCached(dt, acc, a, b, m, n, k)
+}
+
+// pickKey is a problem as choose sees it; picked is its answer.
+type pickKey struct {
+	dt, acc DType
+	a, b    Order
+	m, n, k int
+}
+
+type picked struct {
+	kern   kernels.GEMM
+	choice Choice
+}
+
+// maxPicks bounds the engine's memo of choices.
+const maxPicks = 4096
+
+// chooseCached is chooseFor on the device, memoized in e.picks.
+func (e *Engine) chooseCached(dt, acc DType, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
+	key := pickKey{dt, acc, a, b, m, n, k}
+	e.picksMu.RLock()
+	p, ok := e.picks[key]
+	e.picksMu.RUnlock()
+	if ok {
+		return p.kern, p.choice, nil
+	}
+	kern, c, err := e.chooseFor(e.dev.Info().Multiprocessors, dt, acc, a, b, m, n, k)
+	if err != nil {
+		return kern, c, err
+	}
+	e.picksMu.Lock()
+	if e.picks == nil || len(e.picks) >= maxPicks {
+		e.picks = make(map[pickKey]picked)
+	}
+	e.picks[key] = picked{kern, c}
+	e.picksMu.Unlock()
+	return kern, c, nil
+}
+
+// setTable makes t the engine's dispatch table and forgets the choices made
+// by the one before.
+func (e *Engine) setTable(t *tuning.Table) {
+	e.picksMu.Lock()
+	e.tune, e.picks = t, nil
+	e.picksMu.Unlock()
 }
 
 // chooseFor is choose's own choice on a device of sms multiprocessors (the
@@ -521,13 +574,25 @@ func (e *Engine) chooseFor(sms int, dt, acc DType, a, b Order, m, n, k int) (ker
 	}
 	h := pickTiling(cands, m, n, k, sms)
 	c := Choice{Name: h.Name, Source: Heuristic, Heuristic: h.Name}
-	grid := e.tune.Grid(h.Family, tuning.Layout(a == ColMajor, b == ColMajor))
-	if grid == nil {
+	layout := tuning.Layout(a == ColMajor, b == ColMajor)
+	if e.tune.Grid(h.Family, layout) == nil {
 		return h, c, nil
 	}
-	best, ok := tuning.SelectAligned(grid, m, n, k, VectorElems(dt))
-	if !ok {
-		return h, c, nil
+	// The rule's family is measured: every measured family among the
+	// candidates competes on its predicted time (families in ranking order,
+	// so a tie goes to the first).
+	best, bestMs := "", 0.0
+	var families []string
+	for _, g := range cands {
+		if !slices.Contains(families, g.Family) {
+			families = append(families, g.Family)
+		}
+	}
+	for _, fam := range families {
+		name, ms, ok := tuning.Predict(e.tune.Grid(fam, layout), m, n, k, VectorElems(dt))
+		if ok && (best == "" || ms < bestMs) {
+			best, bestMs = name, ms
+		}
 	}
 	if i := slices.IndexFunc(cands, func(g kernels.GEMM) bool { return g.Name == best }); i >= 0 {
 		c.Name, c.Source = best, Table

@@ -1,11 +1,13 @@
 package gemm
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/kgen-gpu/kgen/go/internal/kernels"
 	"github.com/kgen-gpu/kgen/internal/tuning"
 )
 
@@ -52,13 +54,13 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 	// Efficiencies (flops per ms): small wins at 256^3 and at 8192x8192x128,
 	// large at 8192^3.
 	ms := func(m, n, k int, eff float64) float64 { return float64(m) * float64(n) * float64(k) / eff }
-	e.tune = &tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
+	e.setTable(&tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
 		{Family: family, Layout: "nt", Instances: []string{small, large}, Points: []tuning.Point{
 			{M: 256, N: 256, K: 256, Ms: []float64{ms(256, 256, 256, 10), ms(256, 256, 256, 1)}},
 			{M: 8192, N: 8192, K: 8192, Ms: []float64{ms(8192, 8192, 8192, 10), ms(8192, 8192, 8192, 100)}},
 			{M: 8192, N: 8192, K: 128, Ms: []float64{ms(8192, 8192, 128, 50), ms(8192, 8192, 128, 10)}},
 		}},
-	}}
+	}})
 	for _, tc := range []struct {
 		m, n, k int
 		want    string
@@ -88,6 +90,7 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 	// A name the binary does not have (kgen rejects such tables) is ignored.
 	e.tune.Grids[0].Instances = []string{"sgemm_nt_f32_nonesuch"}
 	e.tune.Grids[0].Points = []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{1}}}
+	e.setTable(e.tune)
 	for _, s := range shapes {
 		c, err := e.Pick(F32, RowMajor, ColMajor, s[0], s[1], s[2])
 		require.NoError(t, err)
@@ -145,12 +148,12 @@ func TestReferenceInstancesRunByNameOnly(t *testing.T) {
 	c0, err := e.Pick(F32, RowMajor, RowMajor, 1, 1, 1)
 	require.NoError(t, err)
 	ref := refs[0].Name
-	e.tune = &tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
+	e.setTable(&tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
 		{Family: c0.Name[:len("sgemm")], Layout: "nn", Instances: []string{ref, c0.Name}, Points: []tuning.Point{
 			{M: 256, N: 256, K: 256, Ms: []float64{0.001, 1}},
 			{M: 8192, N: 8192, K: 8192, Ms: []float64{0.001, 1000}},
 		}},
-	}}
+	}})
 	for _, s := range shapes {
 		c, err := e.Pick(F32, RowMajor, RowMajor, s[0], s[1], s[2])
 		require.NoError(t, err)
@@ -161,4 +164,113 @@ func TestReferenceInstancesRunByNameOnly(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, ref, kern.Name)
 	assert.Equal(t, Named, c.Source)
+}
+
+// TestTableChoosesAcrossFamilies: where the table has grids for several
+// families the engine picks from (HGEMM: hgemm and hgemmk on sm_90), the
+// instance predicted fastest over all of them runs, whichever family the
+// rule would have picked from; a table without a grid for the rule's family
+// leaves the rule's choice.
+func TestTableChoosesAcrossFamilies(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	h := namesOf(e, F16, "hgemm", RowMajor, RowMajor)
+	k := namesOf(e, F16, "hgemmk", RowMajor, RowMajor)
+	require.NotEmpty(t, h)
+	require.NotEmpty(t, k)
+	rule, err := e.Pick(F16, RowMajor, RowMajor, 4096, 4096, 4096)
+	require.NoError(t, err)
+	require.Contains(t, k, rule.Name, "the rule picks block K 64 at 4096^3 on sm_90")
+
+	ms := func(m, n, k int, eff float64) float64 { return float64(m) * float64(n) * float64(k) / eff }
+	// hgemm's h[0] is faster than hgemmk's k[0] at 256^3, slower at 8192^3.
+	grid := func(family, name string, effSmall, effLarge float64) tuning.Grid {
+		return tuning.Grid{Family: family, Layout: "nn", Instances: []string{name}, Points: []tuning.Point{
+			{M: 256, N: 256, K: 256, Ms: []float64{ms(256, 256, 256, effSmall)}},
+			{M: 8192, N: 8192, K: 8192, Ms: []float64{ms(8192, 8192, 8192, effLarge)}},
+		}}
+	}
+	e.setTable(&tuning.Table{GPU: "Test GPU", Arch: 90, Grids: []tuning.Grid{
+		grid("hgemm", h[0], 20, 10),
+		grid("hgemmk", k[0], 10, 20),
+	}})
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{256, 256, 256, h[0]}, {300, 200, 250, h[0]}, {8192, 8192, 8192, k[0]}, {6000, 7000, 9000, k[0]}, {4096, 4096, 4096, k[0]},
+	} {
+		c, err := e.Pick(F16, RowMajor, RowMajor, tc.m, tc.n, tc.k)
+		require.NoError(t, err)
+		assert.Equal(t, Table, c.Source, "%dx%dx%d", tc.m, tc.n, tc.k)
+		assert.Equal(t, tc.want, c.Name, "%dx%dx%d", tc.m, tc.n, tc.k)
+		kern, _, err := e.choose(F16, F32, "", RowMajor, RowMajor, tc.m, tc.n, tc.k)
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, kern.Name, "what runs is what Pick says")
+	}
+
+	// Only hgemm measured: at 4096^3, where the rule picks from hgemmk, the
+	// rule's choice stands; the fp16-accumulating engine is not affected.
+	e.tune.Grids = e.tune.Grids[:1]
+	e.setTable(e.tune)
+	c, err := e.Pick(F16, RowMajor, RowMajor, 4096, 4096, 4096)
+	require.NoError(t, err)
+	assert.Equal(t, Heuristic, c.Source)
+	assert.Equal(t, rule.Name, c.Name)
+	c, err = e.PickAcc(F16, F16, RowMajor, RowMajor, 256, 256, 256)
+	require.NoError(t, err)
+	assert.Equal(t, Heuristic, c.Source, "hgemmh has no grid here")
+}
+
+// TestChoicesAreMemoized: choose's memo answers what chooseFor computes for
+// every element type, accumulator, layout and shape (asked twice, so the
+// second pass reads the memo), never holds more than maxPicks choices, and
+// forgets them when the table changes.
+func TestChoicesAreMemoized(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	e.setTable(tuning.Find(kernels.Tunings, "NVIDIA H100 80GB HBM3", 90))
+	require.NotNil(t, e.tune, "the H100's table is compiled in")
+	rng := rand.New(rand.NewPCG(5, 6))
+	type problem struct {
+		dt, acc DType
+		a, b    Order
+		m, n, k int
+	}
+	var probs []problem
+	for range 300 {
+		dt, acc := F32, F32
+		switch rng.IntN(3) {
+		case 1:
+			dt = F16
+		case 2:
+			dt, acc = F16, F16
+		}
+		probs = append(probs, problem{dt, acc, Order(rng.IntN(2)), Order(rng.IntN(2)), 1 + rng.IntN(9000), 1 + rng.IntN(9000), 1 + rng.IntN(9000)})
+	}
+	for pass := range 2 {
+		for _, p := range probs {
+			want, wantC, err := e.chooseFor(e.dev.Info().Multiprocessors, p.dt, p.acc, p.a, p.b, p.m, p.n, p.k)
+			require.NoError(t, err)
+			got, gotC, err := e.choose(p.dt, p.acc, "", p.a, p.b, p.m, p.n, p.k)
+			require.NoError(t, err)
+			require.Equal(t, want.Name, got.Name, "pass %d, %+v", pass, p)
+			require.Equal(t, wantC, gotC, "pass %d, %+v", pass, p)
+		}
+	}
+	assert.Len(t, e.picks, len(probs))
+
+	for i := range maxPicks + 10 {
+		_, _, err := e.choose(F32, F32, "", RowMajor, RowMajor, 1+i, 64, 64)
+		require.NoError(t, err)
+	}
+	assert.LessOrEqual(t, len(e.picks), maxPicks)
+
+	// A new table: choices made under the old one are gone.
+	p := probs[0]
+	e.setTable(nil)
+	assert.Empty(t, e.picks)
+	_, c, err := e.choose(p.dt, p.acc, "", p.a, p.b, p.m, p.n, p.k)
+	require.NoError(t, err)
+	assert.Equal(t, Heuristic, c.Source)
 }

@@ -106,8 +106,20 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // for flops). Ties go to the earlier instance, so the choice never depends
 // on the order of points.
 func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
+	name, _, ok = Predict(g, m, n, k, align)
+	return name, ok
+}
+
+// Predict is SelectAligned with the time it predicts for the instance it
+// returns, in milliseconds: the measured time at a grid shape, else flops
+// over the interpolated efficiency times the misalignment cost (with no
+// instance measured at every neighbour, the nearest point's fastest at that
+// point's efficiency). Predictions from different grids of one table can be
+// compared: each is a median time of the same bench on the same GPU, which
+// is how the engine chooses between families.
+func Predict(g *Grid, m, n, k, align int) (name string, ms float64, ok bool) {
 	if g == nil {
-		return "", false
+		return "", 0, false
 	}
 	align = max(align, 1)
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
@@ -120,7 +132,7 @@ func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 			continue // nothing measured there, or a malformed row (kgen rejects those)
 		}
 		if p.M == m && p.N == n && p.K == k {
-			return g.Instances[p.Best()], true
+			return g.Instances[p.Best()], p.Ms[p.Best()], true
 		}
 		pts = append(pts, p)
 		if aligned(p.M, p.N, p.K) {
@@ -130,7 +142,7 @@ func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 		}
 	}
 	if len(pts) == 0 {
-		return "", false
+		return "", 0, false
 	}
 	if len(pool) == 0 {
 		pool, unaligned = pts, nil
@@ -152,9 +164,11 @@ func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 		}
 	}
 	if best < 0 {
-		best = ns[0].p.Best()
+		p := ns[0].p
+		best = p.Best()
+		bestMs = flops / (float64(p.M) * float64(p.N) * float64(p.K) / p.Ms[best])
 	}
-	return g.Instances[best], true
+	return g.Instances[best], bestMs, true
 }
 
 // near is a point and its distance to the shape asked for.

@@ -137,6 +137,53 @@ func TestSelectPredictsByFlops(t *testing.T) {
 	}
 }
 
+// TestPredictGivesTheTimeOfItsPick: at a grid shape the measured time; with
+// an efficiency that does not change with the shape, flops over it
+// anywhere; misaligned, that time times the measured misalignment cost; and
+// with no instance measured at every neighbour, the nearest point's
+// fastest at its efficiency.
+func TestPredictGivesTheTimeOfItsPick(t *testing.T) {
+	g := timed([]string{"slow", "fast"}, cube(128, 2048), func(i int, s [3]int) float64 { return float64(10 * (1 + i)) })
+	g.Points[3].Ms[1] *= 0.5 // one point where fast is faster still
+	p := g.Points[3]
+	name, ms, ok := Predict(&g, p.M, p.N, p.K, 1)
+	require.True(t, ok)
+	assert.Equal(t, "fast", name)
+	assert.Equal(t, p.Ms[1], ms, "the measured time at a grid shape")
+
+	g = timed([]string{"slow", "fast"}, cube(128, 2048), func(i int, s [3]int) float64 { return float64(10 * (1 + i)) })
+	for _, s := range [][3]int{{300, 700, 1500}, {1, 1, 1}, {5000, 64, 99999}} {
+		name, ms, ok := Predict(&g, s[0], s[1], s[2], 1)
+		require.True(t, ok)
+		assert.Equal(t, "fast", name)
+		assert.InEpsilon(t, float64(s[0])*float64(s[1])*float64(s[2])/20, ms, 1e-12, "%v", s)
+	}
+
+	// Unaligned points three times slower than their aligned twins.
+	h := timed([]string{"only"}, append(cube(128, 2048), [3]int{1023, 1023, 1023}), func(_ int, s [3]int) float64 {
+		if s[0]%8 != 0 {
+			return 10
+		}
+		return 30
+	})
+	_, ms, _ = Predict(&h, 999, 999, 999, 8)
+	assert.InEpsilon(t, 999.0*999*999/10, ms, 1e-9, "misaligned: the measured cost")
+
+	// Nothing measured at all the neighbours: the nearest point's fastest.
+	n := Grid{Instances: []string{"x", "y"}, Points: []Point{
+		{M: 256, N: 256, K: 256, Ms: []float64{2, 0}},
+		{M: 1024, N: 1024, K: 1024, Ms: []float64{0, 64}},
+	}}
+	name, ms, _ = Predict(&n, 512, 256, 256, 1)
+	assert.Equal(t, "x", name)
+	assert.InEpsilon(t, 4.0, ms, 1e-12, "twice the flops of 256^3 at its efficiency")
+
+	for _, empty := range []*Grid{nil, {}} {
+		_, _, ok := Predict(empty, 5, 5, 5, 1)
+		assert.False(t, ok)
+	}
+}
+
 func TestSelectSkipsInstancesMissingNearby(t *testing.T) {
 	g := corners()
 	// splitk fails its check at the corner it is fastest at: it must not

@@ -26,9 +26,10 @@ import (
 // shapes and all four layouts, checks each output against cuBLAS before
 // timing it, and writes every instance's time per point as this GPU's dispatch table,
 // kernels/tuning/<gpu>.yaml (kernels/README.md, "Dispatch tables"). It then
-// scores the table as the engine will use it (tuning.Select) on the grid
-// and on shapes between its points, which it measures too: issue 9 wants
-// the pick within tuneTolerance of the fastest everywhere.
+// scores each family's grid of the table (tuning.SelectAligned, against
+// that family's fastest) on the grid and on shapes between its points,
+// which it measures too: issue 9 wants the pick within tuneTolerance of the
+// fastest everywhere.
 var (
 	tuneFlag     = flag.Bool("tune", false, "measure the GEMM families over a grid of shapes and write this GPU's dispatch table instead of benchmarking")
 	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute) or full (27 and 26 shapes between them, about 4.5 minutes for sgemm on an H100)")

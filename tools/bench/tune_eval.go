@@ -217,9 +217,11 @@ func score(t timings, pick func(k gridKey, s shape) string, tol float64) []verdi
 	return out
 }
 
-// tablePick is tuning.SelectAligned over the new table, as the engine will
-// use it; align gives a family's alignment quantum (gemm.VectorElems of its
-// element type).
+// tablePick is tuning.SelectAligned over the new table's grid of each
+// family, scored against that family's fastest; align gives a family's
+// alignment quantum (gemm.VectorElems of its element type). The engine
+// also compares the predictions of families it picks from together (HGEMM:
+// hgemm and hgemmk); go/gemm's replay test scores that on a -tune-raw file.
 func tablePick(grids []tuning.Grid, align func(family string) int) func(gridKey, shape) string {
 	return func(k gridKey, s shape) string {
 		for i := range grids {
