@@ -21,7 +21,15 @@ template <int BM, int BN, int BK, int S, Order AO, Order BO, Accum AC = Accum::F
 struct C : kgen::hgemm::Config<BM, BN, BK, WM, WN, S, MB, AO, BO, AC> {};
 
 typedef int (*Launch)(int, int, int, float, const uint16_t*, int64_t, const uint16_t*, int64_t, float, uint16_t*, int64_t, cudaStream_t);
-struct V { const char* name; Launch f; bool acol, bcol; };
+typedef int (*Occupancy)();
+struct V { const char* name; Launch f; bool acol, bcol; Occupancy occ = nullptr; };
+// occupancy is how many blocks of K an SM holds (after a launch has set its shared memory limit).
+template <class K>
+int occupancy() {
+  int nb = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kgen::hgemm::hgemm_kernel<K>, K::kThreads, K::kSmemBytes);
+  return nb;
+}
 #define VR(n, BM, BN, BK, S, AO, BO, ...) V{n, kgen::hgemm::launch<C<BM, BN, BK, S, AO, BO, ##__VA_ARGS__>>, AO == Order::Col, BO == Order::Col}
 #define LAYOUTS(BM, BN, BK, S) \
   VR("nn b" #BM "x" #BN "x" #BK " s" #S, BM, BN, BK, S, Order::Row, Order::Row), \
@@ -70,6 +78,40 @@ static std::vector<V> variants() {
           SPR("b256x128x32 s4", 256, 128, 32, 4), SPR("b128x256x32 s4", 128, 256, 32, 4)};
 }
 constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
+#elif defined(STREAM)
+// Session 15 (-DSTREAM): B fragments streamed two n8 columns at a time just before their mmas, A's loaded at the
+// top of each k step, nothing prefetched across k steps (kgen::hgemm::stream_b): 168 registers, so three blocks of
+// 4 warps with 64x64 fp32 warp tiles fit an SM (12 warps, 3 a scheduler, against 2 for the engine's tiles). Not
+// kept (15-21% slower than the engine's tile at equal occupancy, 20-28% with three blocks an SM); the knob is
+// patched into a copy of the headers:
+//   mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/stream-b.patch
+// and -I /tmp/h/kernels/include before the others. Results: bench/results/h100-2026-11-24-session15.md.
+template <int BM, int BN, int BK, int S, Order AO, Order BO, int MB, bool SB>
+struct CS : C<BM, BN, BK, S, AO, BO, F32, 64, 64, MB> {
+  static constexpr bool kStreamB = SB;
+};
+#define VS(n, BM, BN, BK, S, AO, BO, MB, SB) \
+  V{n, kgen::hgemm::launch<CS<BM, BN, BK, S, AO, BO, MB, SB>>, AO == Order::Col, BO == Order::Col, \
+    occupancy<CS<BM, BN, BK, S, AO, BO, MB, SB>>}
+constexpr cublasComputeType_t kCompute = CUBLAS_COMPUTE_32F;
+static std::vector<V> variants() {
+  return {
+    VS("nn b256x128x64 s3 (engine)", 256, 128, 64, 3, R, R, 1, false),
+    VS("nn b128x256x64 s3", 128, 256, 64, 3, R, R, 1, false),
+    VS("nn b128x128x32 s4", 128, 128, 32, 4, R, R, 1, false),
+    VS("nn b256x128x64 s3 stream", 256, 128, 64, 3, R, R, 1, true),
+    VS("nn b128x128x32 s4 mb3 stream", 128, 128, 32, 4, R, R, 3, true),
+    VS("nn b128x128x32 s3 mb3 stream", 128, 128, 32, 3, R, R, 3, true),
+    VS("nn b128x128x32 s4 mb2 stream", 128, 128, 32, 4, R, R, 2, true),
+    VS("nn b128x128x64 s3 mb2 stream", 128, 128, 64, 3, R, R, 2, true),
+    VS("tn b256x128x64 s3 (engine)", 256, 128, 64, 3, Cl, R, 1, false),
+    VS("tn b128x128x32 s4 mb3 stream", 128, 128, 32, 4, Cl, R, 3, true),
+    VS("nt b256x128x64 s3 (engine)", 256, 128, 64, 3, R, Cl, 1, false),
+    VS("nt b128x128x32 s4 mb3 stream", 128, 128, 32, 4, R, Cl, 3, true),
+    VS("tt b128x256x64 s3 (engine)", 128, 256, 64, 3, Cl, Cl, 1, false),
+    VS("tt b128x128x32 s4 mb3 stream", 128, 128, 32, 4, Cl, Cl, 3, true),
+  };
+}
 #elif defined(ACC16)
 // Session 12 (-DACC16): fp16 accumulation (the hgemmh family) against cuBLAS GemmEx computing in fp16: block K 64,
 // the 256x128 transpose, and warp tiles of 64x128 and 128x64 (half the registers of fp32 accumulators allow them).
@@ -172,7 +214,9 @@ int main(int argc, char** argv) {
       printf("n=%d cublas %.3f ms %.0f TFLOPS\n", n, tc, flop / tc / 1e9);
       for (size_t vi = 0; vi < vs.size(); ++vi) {
         const float t = median(ts[vi]);
-        printf("n=%d %-34s %.3f ms %.0f TFLOPS %.3fx cuBLAS maxdiff(nn) %.3g\n", n, vs[vi].name, t, flop / t / 1e9, tc / t, md[vi]);
+        printf("n=%d %-34s %.3f ms %.0f TFLOPS %.3fx cuBLAS maxdiff(nn) %.3g", n, vs[vi].name, t, flop / t / 1e9, tc / t, md[vi]);
+        if (vs[vi].occ) printf(" blocks/SM %d", vs[vi].occ());
+        printf("\n");
       }
     } else {
       if (strcmp(argv[2], "cublas") == 0) { cub(); CK(cudaStreamSynchronize(st)); }
