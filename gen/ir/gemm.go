@@ -18,7 +18,7 @@ type GemmParams struct {
 	VecGlobal   int      // elements per global load (CUDA cores only)
 	VecShared   int      // elements per shared-memory load (CUDA cores only)
 	MinBlocksSM int      // blocks per multiprocessor asked of the register allocator
-	SplitK      int      // most blocks sharing one C tile's k range, through a workspace (CUDA cores only)
+	SplitK      int      // most blocks sharing one C tile's k range, through a workspace
 	MMA         bool     // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 	LaneMap     LaneMap  // lanes on the warp's thread grid (CUDA cores only)
 	FMAOrder    FMAOrder // order of a k step's FFMAs over the thread tile (CUDA cores only)

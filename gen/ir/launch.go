@@ -15,14 +15,11 @@ type Param struct {
 func Signature(op Op, t Types) []Param {
 	switch op {
 	case GEMM:
-		ps := blas(t, "b", "B", "c", "C")
-		if t.A == F32 {
-			// The CUDA-core kernels' split-K partial sums go to a workspace
-			// that the caller owns (and reuses), so a launch never allocates.
-			ps = append(ps, Param{"workspace", "Workspace", "float*", "(*C.float)"},
-				Param{"workspace_bytes", "WorkspaceBytes", "int64_t", "C.int64_t"})
-		}
-		return ps
+		// Split-K partial sums (fp32, whatever the element type) go to a
+		// workspace that the caller owns (and reuses), so a launch never
+		// allocates.
+		return append(blas(t, "b", "B", "c", "C"), Param{"workspace", "Workspace", "float*", "(*C.float)"},
+			Param{"workspace_bytes", "WorkspaceBytes", "int64_t", "C.int64_t"})
 	case GEMV:
 		return blas(t, "x", "X", "y", "Y")
 	case GF256MatMul:

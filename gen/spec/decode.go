@@ -274,10 +274,6 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 			t.Thread = ir.Tile{M: th[0], N: th[1]}
 		}
 	}
-	if v := f["split_k"]; v != nil {
-		t.SplitK, ok = d.integer(v, what+" split_k")
-		good = good && ok
-	}
 	if v := f["lanes"]; v != nil {
 		t.LaneMap, ok = enum(d, v, what+" lanes", "lane map", ir.AllLaneMaps, ir.ParseLaneMap)
 		good = good && ok
@@ -321,7 +317,7 @@ func (d *decoder) tileFields(f map[string]*yaml.Node, what string, t *Tiling) bo
 	for _, fld := range []struct {
 		key string
 		dst *int
-	}{{"stages", &t.Stages}, {"min_blocks_per_sm", &t.MinBlocksSM}} {
+	}{{"stages", &t.Stages}, {"min_blocks_per_sm", &t.MinBlocksSM}, {"split_k", &t.SplitK}} {
 		if v := f[fld.key]; v != nil {
 			n, ok := d.integer(v, what+" "+fld.key)
 			*fld.dst, good = n, good && ok
@@ -363,10 +359,10 @@ func (d *decoder) gf256Tiling(n *yaml.Node, what string) GF256Tiling {
 }
 
 // mmaTiling decodes a tiling of an f16 gemm family (tensor cores): block and
-// warp tiles and the pipeline depth; the instruction shape is fixed.
+// warp tiles, the pipeline depth and split-K; the instruction shape is fixed.
 func (d *decoder) mmaTiling(n *yaml.Node, what string) Tiling {
 	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true, MMA: true}
-	keys := []string{"block", "warp", "stages", "min_blocks_per_sm"}
+	keys := []string{"block", "warp", "stages", "min_blocks_per_sm", "split_k"}
 	if hasKey(n, "thread") || hasKey(n, "vector") {
 		d.errorf(n.Line, "%s: thread and vector are keys of the f32 CUDA-core kernel; an f16 gemm tiling (tensor cores, mma m16n8k16) takes %s", what, strings.Join(keys, ", "))
 		return t

@@ -46,6 +46,10 @@ func checkMMATiling(c *collector, what string, t Tiling, archs []ir.Arch, acc ir
 		errorf("min_blocks_per_sm (%d) must be at least 1", t.MinBlocksSM)
 		ok = false
 	}
+	if t.SplitK < 1 || t.SplitK > maxSplitK {
+		errorf("split_k (%d) must be between 1 and %d", t.SplitK, maxSplitK)
+		ok = false
+	}
 	if !ok {
 		return
 	}

@@ -35,6 +35,8 @@ var fp16Cases = []ruleCase{
 	{"warp M not 16s", "warp: [64, 64]", "warp: [40, 64]", 12, "warp M (40) must be a multiple of the mma M (16)", 2},
 	{"block K not 32s", "[128, 128, 32]", "[128, 128, 48]", 12, "block K (48) must be a multiple of two mma K steps (32)", 0},
 	{"stages 2", "stages: 3}", "stages: 2}", 12, "stages (2) must be 3 to 8 (cp.async multistage pipeline)", 0},
+	{"gemm split_k", "stages: 3}", "stages: 3, split_k: 0}", 12, "split_k (0) must be between 1 and 256", 0},
+	{"gemm split_k too many", "stages: 3}", "stages: 3, split_k: 257}", 12, "split_k (257) must be between 1 and 256", 0},
 	{"shared memory", "{block: [128, 128, 32], warp: [64, 64], stages: 3}", "{block: [256, 256, 64], warp: [64, 64], stages: 5}", 12,
 		"327680 bytes of shared memory (stages x block tiles) exceed the 166912 a block can have on sm_80", 2},
 	{"accumulators", "warp: [64, 64]", "warp: [128, 128]", 12, "a 128x128 warp tile needs 512 f32 accumulator registers per thread", 0},

@@ -72,7 +72,7 @@ type Tiling struct {
 	VecGlobal           int         // elements per global load
 	VecShared           int         // elements per shared-memory load
 	MinBlocksSM         int         // __launch_bounds__ minimum blocks per SM
-	SplitK              int         // most blocks sharing one C tile's k range (f32 only)
+	SplitK              int         // most blocks sharing one C tile's k range
 	MMA                 bool        // an f16 tensor-core tiling: Thread and Vec* unused
 	LaneMap             ir.LaneMap  // key lanes: a warp's lanes on its thread grid (f32 only)
 	FMAOrder            ir.FMAOrder // key fma: order of a k step's multiply-adds (f32 only)

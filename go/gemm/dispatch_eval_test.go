@@ -14,10 +14,14 @@ import (
 	"github.com/kgen-gpu/kgen/internal/tuning"
 )
 
-// hgemmTimes is session 14's tune of the fp32-accumulating fp16 families
-// (hgemm, hgemmk) on the H100, every time it measured (`bench -tune
-// -tune-raw`): 27 grid shapes and 26 between them per layout.
-const hgemmTimes = "../../bench/results/h100-2026-11-24-session14-call8-tune-hgemm-raw.json.gz"
+// hgemmTimes are the H100's measured times of the fp32-accumulating fp16
+// families, every time `bench -tune -tune-raw` measured, at the same 27
+// grid shapes and 26 between them per layout: hgemm from session 15 (with
+// its split-K tilings), hgemmk from session 14.
+var hgemmTimes = []struct{ path, family string }{
+	{"../../bench/results/h100-2026-11-24-session15-call4-tune-hgemm-raw.json.gz", "hgemm"},
+	{"../../bench/results/h100-2026-11-24-session14-call8-tune-hgemm-raw.json.gz", "hgemmk"},
+}
 
 // dispatchScore is how a way of choosing did on a set of shapes: its worst
 // ratio of the picked instance's time to the fastest of all families there,
@@ -47,11 +51,19 @@ func (s *dispatchScore) add(ratio float64, at string) {
 // bound is a little above what it reaches, so a change to the rule or the
 // selector that makes the worst pick worse fails here.
 func TestHGEMMTableBeatsTheRule(t *testing.T) {
-	pts, err := tuning.ReadRaw(hgemmTimes)
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skipf("%s: not in this checkout", hgemmTimes)
+	var pts []tuning.RawPoint
+	for _, f := range hgemmTimes {
+		all, err := tuning.ReadRaw(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			t.Skipf("%s: not in this checkout", f.path)
+		}
+		require.NoError(t, err)
+		for _, p := range all {
+			if p.Family == f.family {
+				pts = append(pts, p)
+			}
+		}
 	}
-	require.NoError(t, err)
 
 	// The table bench -tune writes from these times, and every family's
 	// times at each shape.
@@ -123,9 +135,12 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	}
 	slices.Sort(sets)
 	require.Len(t, sets, 8)
-	// Between the grid shapes the table reaches 1.03-1.81x (0-4 shapes over
-	// 5% per layout); at them the fastest (times kept to four digits).
-	const maxBetween, maxGrid = 1.85, 1.001
+	// Between the grid shapes the table reaches 1.87-2.10x (9-12 shapes over
+	// 5% per layout; 1.03-1.81x and 0-4 before hgemm's split-K tilings,
+	// whose times the interpolation predicts less well, while they ran the
+	// skinny shapes 5-42x faster); at them the fastest (times kept to four
+	// digits).
+	const maxBetween, maxGrid = 2.15, 1.001
 	for _, set := range sets {
 		r, tb := rule[set], tabled[set]
 		t.Logf("%s: rule worst %.3fx at %s, %d of %d over 5%%; table worst %.3fx at %s, %d over", set, r.worst, r.at, r.over, r.n, tb.worst, tb.at, tb.over)

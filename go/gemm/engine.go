@@ -658,8 +658,8 @@ func sameTiling(x, y kernels.GEMM) bool {
 // multiprocessors (a 1024 x 1024 C in 128 blocks of 128x64 beat 256 of 64x64
 // on the H100), else the one giving the most blocks. When that leaves the GPU
 // short of two blocks per multiprocessor, a split-K tiling also divides the
-// k range if K is long (at least 16 x min(m, n)) or if the blocks hold fewer
-// than 6 warps per multiprocessor (1024 x 1024 x 1024: 128 blocks of 4 warps,
+// k range if K is long (at least 16 x min(m, n)) or, on CUDA cores, if the
+// blocks hold fewer than 6 warps per multiprocessor (1024 x 1024 x 1024: 128 blocks of 4 warps,
 // where 4 splits of 128x128 tiles ran 1.01-1.12x faster on the H100); in the
 // latter case only tilings whose splits each keep at least 256 of K, so that
 // the partial sums stay small next to the FMAs. Of those, the one whose
@@ -692,12 +692,21 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	}
 	long := k >= 16*min(m, n)
 	thin := blocks(best)*best.Threads < 6*32*sms
+	if best.Tiling.MMA {
+		// Tensor-core tiles split for occupancy only when their blocks
+		// leave most SMs idle and K is not short: on an H100 1024^3 ran
+		// fastest unsplit (hgemmk's 128 blocks of 4 warps, 2.2-2.4x ahead
+		// of 4 splits of 128x128), 172x225x1383 (12 blocks) 4.3-5.4x
+		// faster in 32 splits of K = 43, 128^3 fastest unsplit (bench/
+		// results/h100-2026-11-24-session15.md).
+		thin = 2*blocks(best) < sms && k >= 1024
+	}
 	if blocks(best) >= 2*sms || !(long || thin) {
 		return best
 	}
 	var pick *kernels.GEMM
 	for i, c := range split {
-		if !long && splits(c)*minSplitDepth > k {
+		if !long && !c.Tiling.MMA && splits(c)*minSplitDepth > k {
 			continue
 		}
 		w := work(c)

@@ -12,7 +12,7 @@ static_assert(Config::kThreads == 256, "threads per block differ from the spec's
 }  // namespace
 using KGEN_CAT(kgen_config_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3, KGEN_ARCH)::Config;
 
-extern "C" int KGEN_EXPORT(kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3)(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream) {
+extern "C" int KGEN_EXPORT(kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3)(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream) {
   KGEN_BIND_DEVICE(device);
-  return kgen::hgemm::launch<Config>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, static_cast<cudaStream_t>(stream));
+  return kgen::hgemm::launch<Config>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, workspace, workspace_bytes, static_cast<cudaStream_t>(stream));
 }

@@ -24,25 +24,41 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm80/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm80/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm80/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm80/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm80/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm80/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
@@ -200,25 +216,41 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm86/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm86/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm86/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm86/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm86/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm86/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
@@ -364,25 +396,41 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm89/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm89/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm89/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm89/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm89/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm89/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \
@@ -528,25 +576,41 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v16_t256_r8.o \
 	$(KGEN_BUILD)/sm90/gf_xorshift_v8_t256_r8.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm90/hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm90/hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm90/hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x128x32_w64x64_s4.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b256x128x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32.o \
+	$(KGEN_BUILD)/sm90/hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s3.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x256x32_w64x64_s4.o \
 	$(KGEN_BUILD)/sm90/hgemmh_nn_f16_b128x64x64_w64x32_s4.o \

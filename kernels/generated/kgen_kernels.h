@@ -84,268 +84,364 @@ int kgen_gf_xorshift_v8_t256_r8_sm89(int device, const uint8_t* coeffs, int rows
 int kgen_gf_xorshift_v8_t256_r8_sm90(int device, const uint8_t* coeffs, int rows, int k, const uint8_t* const* in, uint8_t* const* out, int64_t len, int accumulate, int host_arrays, void* stream);
 
 /* hgemm_nn_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nn_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nn_f16accf32_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nn_f16accf32_b256x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nn_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nt_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nt_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nt_f16accf32_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nt_f16accf32_b256x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_nt_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8: C = alpha * A * B + beta * C. */
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tn_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tn_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tn_f16accf32_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tn_f16accf32_b256x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tn_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tt_f16accf32_b128x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tt_f16accf32_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tt_f16accf32_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tt_f16accf32_b256x128x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemm_tt_f16accf32_b64x64x32_w32x32_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8: C = alpha * A * B + beta * C. */
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nn_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nn_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nn_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nn_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nt_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nt_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nt_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_nt_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tn_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tn_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tn_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tn_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tt_f16_b128x256x32_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tt_f16_b128x256x32_w64x64_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tt_f16_b128x64x64_w64x32_s4: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmh_tt_f16_b256x128x32_w128x64_s4_o2: C = alpha * A * B + beta * C. */
-int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nn_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nn_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nt_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_nt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tn_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tn_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tn_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tt_f16accf32_b128x256x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tt_f16accf32_b128x64x64_w64x32_s6: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemmk_tt_f16accf32_b256x128x64_w64x64_s3: C = alpha * A * B + beta * C. */
-int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
-int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, void* stream);
+int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb, float beta, uint16_t* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* hgemv_n_f16accf32_p128_o2_v8_k1_m8: y = alpha * op(A) * x + beta * y. */
 int kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(int device, int m, int n, int k, float alpha, const uint16_t* a, int64_t lda, const uint16_t* x, int64_t ldx, float beta, uint16_t* y, int64_t ldy, void* stream);

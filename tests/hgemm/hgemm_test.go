@@ -57,6 +57,13 @@ func halves(rng *rand.Rand, n int) []float64 {
 // sentinel everywhere else.
 func place(t *testing.T, vals []float64, rows, cols int, order gemm.Order, offset, pad int) gemm.Matrix {
 	t.Helper()
+	m, _ := placed(t, vals, rows, cols, order, offset, pad)
+	return m
+}
+
+// placed is place, also returning the buffer's host image (to restore it).
+func placed(t *testing.T, vals []float64, rows, cols int, order gemm.Order, offset, pad int) (gemm.Matrix, []float32) {
+	t.Helper()
 	m := gemm.Matrix{Rows: rows, Cols: cols, Order: order, Offset: offset}
 	inner, outer := cols, rows
 	if order == gemm.ColMajor {
@@ -77,7 +84,7 @@ func place(t *testing.T, vals []float64, rows, cols int, order gemm.Order, offse
 	t.Cleanup(func() { buf.Free() })
 	require.NoError(t, f16.Upload(buf, 0, img))
 	m.Buf = buf
-	return m
+	return m, img
 }
 
 func at(m gemm.Matrix, i, j int) int {
@@ -307,6 +314,95 @@ func TestEveryInstanceWithColumnMajorC(t *testing.T) {
 	for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
 		t.Run(in.Name, func(t *testing.T) {
 			runChecked(t, p, flip(in.B), flip(in.A), gemm.ColMajor, storages[1], scaling{2, 0.5}, accuracy(in), named(in.Name))
+		})
+	}
+}
+
+// splitInstances are the fp16 instances whose blocks split k.
+func splitInstances(t *testing.T) []gemm.Instance {
+	t.Helper()
+	var out []gemm.Instance
+	for _, in := range gemm.Of(gemm.F16, eng.Instances()) {
+		if in.SplitK > 1 {
+			out = append(out, in)
+		}
+	}
+	require.NotEmpty(t, out, "the spec builds split-K fp16 instances")
+	return out
+}
+
+// splits is how many blocks share a C tile's k range for k: at most the
+// instance's SplitK, one per k tile.
+func splits(in gemm.Instance, k int) int {
+	return max(1, min(in.SplitK, (k+in.Block[2]-1)/in.Block[2]))
+}
+
+// TestSplitK runs every split-K instance on shapes whose K is long next to
+// M and N (their use), with a K whose last k tile is partial and one of a
+// single k tile, packed and misaligned, with beta 0 (C poisoned with NaN)
+// and beta != 0, and requires that each ran with its k range split.
+func TestSplitK(t *testing.T) {
+	needGPU(t)
+	rng := rand.New(rand.NewPCG(12, 12))
+	split := splitInstances(t)
+	multi := map[string]bool{}
+	for _, sh := range []shape{{7, 5, 23}, {33, 17, 4099}, {129, 70, 4099}, {64, 64, 16384}} {
+		if testing.Short() && sh.m*sh.n*sh.k > 1<<22 {
+			continue
+		}
+		p := newProblem(rng, sh)
+		for _, in := range split {
+			for _, st := range storages {
+				for _, sc := range scalings {
+					name := fmt.Sprintf("%dx%dx%d/%s/off=%d/alpha=%g,beta=%g", sh.m, sh.n, sh.k, in.Name, st.offset, sc.alpha, sc.beta)
+					t.Run(name, func(t *testing.T) {
+						runChecked(t, p, in.A, in.B, gemm.RowMajor, st, sc, accuracy(in), named(in.Name))
+						if splits(in, sh.k) > 1 {
+							multi[in.Name] = true
+						}
+					})
+				}
+			}
+		}
+	}
+	for _, in := range split {
+		require.True(t, multi[in.Name], "%s never ran with its k range split", in.Name)
+	}
+}
+
+// TestSplitKInGraphs captures every split-K instance into a CUDA graph on a
+// stream that never ran it, so the launch takes the graph's own workspace,
+// replays the graph twice with C restored in between, runs the instance
+// eagerly on the same stream between the replays (the stream's workspace),
+// and checks every result and the sentinel around C.
+func TestSplitKInGraphs(t *testing.T) {
+	needGPU(t)
+	p := newProblem(rand.New(rand.NewPCG(13, 13)), shape{33, 70, 4099})
+	const alpha, beta = -0.75, 1.5
+	for _, in := range splitInstances(t) {
+		t.Run(in.Name, func(t *testing.T) {
+			s, err := dev.NewStream()
+			require.NoError(t, err)
+			defer s.Destroy()
+			a := place(t, p.a, p.m, p.k, in.A, 1, 5)
+			b := place(t, p.b, p.k, p.n, in.B, 3, 3)
+			c, img := placed(t, p.c0, p.m, p.n, gemm.RowMajor, 1, 2)
+			reset := func() { require.NoError(t, f16.Upload(c.Buf, 0, img)) }
+			g, err := s.Capture(func() error { return eng.HGEMMWith(in.Name, s, alpha, a, b, beta, c) })
+			require.NoError(t, err, "capture")
+			defer g.Destroy()
+			for replay := range 2 {
+				reset()
+				require.NoError(t, g.Launch(s))
+				require.NoError(t, s.Synchronize())
+				check(t, accuracy(in), p.m, p.n, p.k, p.a, p.b, p.c0, alpha, beta, c)
+				if replay == 0 {
+					reset()
+					require.NoError(t, eng.HGEMMWith(in.Name, s, alpha, a, b, beta, c))
+					require.NoError(t, s.Synchronize())
+					check(t, accuracy(in), p.m, p.n, p.k, p.a, p.b, p.c0, alpha, beta, c)
+				}
+			}
 		})
 	}
 }

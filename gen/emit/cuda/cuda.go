@@ -103,9 +103,9 @@ var sourceTemplate = emit.Template("instance.cu", sourceSource, nil)
 var hgemm = opConfig{
 	header: "kgen/hgemm.cuh", namespace: "kgen::hgemm",
 	describe: emit.Template("hgemm.describe", `fp16 GEMM on tensor cores (mma.sync m16n8k16), A {{layout .P.ALayout}}-major, B {{layout .P.BLayout}}-major, C row-major, {{.In.Types.Acc}} accumulation;
-// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, {{.P.Stages}} cp.async stages, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
+// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, {{.P.Stages}} cp.async stages{{if gt .P.SplitK 1}}, split-K {{.P.SplitK}}{{end}}, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of dynamic shared memory.`, funcs),
 	config: emit.Template("hgemm.config", `struct Config : kgen::hgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, /*stages*/ {{.P.Stages}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
-                                   {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}, {{if f16 .In.Types.Acc}}kgen::hgemm::Accum::F16{{else}}kgen::hgemm::Accum::F32{{end}}> {};`, funcs),
+                                   {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}, {{if f16 .In.Types.Acc}}kgen::hgemm::Accum::F16{{else}}kgen::hgemm::Accum::F32{{end}}{{if gt .P.SplitK 1}}, /*split-K*/ {{.P.SplitK}}{{end}}> {};`, funcs),
 }
 
 // ladder is the GEMM config of the seed article's SGEMM ladder steps.

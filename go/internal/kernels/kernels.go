@@ -105,8 +105,8 @@ type GEMMParams struct {
 	LDA, LDB    int
 	LDC         int
 	// Workspace is device memory of WorkspaceBytes bytes for the split-K
-	// partial sums of f32 instances (see GEMMWorkspaceBytes); nil and 0 when
-	// the instance does not split K. f16 launchers do not take it.
+	// partial sums, fp32 whatever the element type (see
+	// GEMMWorkspaceBytes); nil and 0 when the instance does not split K.
 	Workspace      unsafe.Pointer
 	WorkspaceBytes int
 	Stream         unsafe.Pointer
@@ -119,7 +119,7 @@ const maxPartials = 1 << 24
 // GEMMSplits is the number of blocks that share each C tile's k range for an
 // m x n x k problem: SplitK, but no more than there are k tiles nor than
 // maxPartials partial C's hold (the launcher's splits_for in
-// kernels/include/kgen/sgemm.cuh).
+// kernels/include/kgen/common.cuh).
 func GEMMSplits(t GEMMTiling, m, n, k int) int {
 	if t.SplitK <= 1 || t.Block.K <= 0 {
 		return 1
@@ -131,7 +131,7 @@ func GEMMSplits(t GEMMTiling, m, n, k int) int {
 	return max(1, s)
 }
 
-// GEMMWorkspaceBytes is the workspace an f32 instance of tiling t needs for
+// GEMMWorkspaceBytes is the workspace an instance of tiling t needs for
 // an m x n x k problem: a partial m x n C of float32 per split when it splits
 // K, else 0 (the launcher's workspace_bytes).
 func GEMMWorkspaceBytes(t GEMMTiling, m, n, k int) int {

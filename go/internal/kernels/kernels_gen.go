@@ -35,6 +35,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm90},
 	{Info: Info{Name: "hgemm_nn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -115,6 +135,66 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm90},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm80},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm86},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm89},
+	{Info: Info{Name: "hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -135,6 +215,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm90},
 	{Info: Info{Name: "hgemm_nt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -215,6 +315,66 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm90},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm80},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm86},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm89},
+	{Info: Info{Name: "hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -235,6 +395,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm90},
 	{Info: Info{Name: "hgemm_tn_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -315,6 +495,66 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm90},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm80},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm86},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm89},
+	{Info: Info{Name: "hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -335,6 +575,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
 			Stages: 4, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 65536},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
+			Stages: 4, MinBlocksPerSM: 1, SplitK: 4},
+		Launch: kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm90},
 	{Info: Info{Name: "hgemm_tt_f16accf32_b128x256x32_w64x64_s3", Family: "hgemm", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -415,6 +675,66 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 128},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm90},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 80, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm80},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 86, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm86},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 89, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm89},
+	{Info: Info{Name: "hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8", Family: "hgemm", Arch: 90, Threads: 128, SharedBytes: 24576},
+		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF32, MMA: true, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 32}, Warp: Tile{32, 32, 0}, Thread: Tile{0, 0, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8},
+		Launch: kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm90},
 	{Info: Info{Name: "hgemmh_nn_f16_b128x256x32_w64x64_s3", Family: "hgemmh", Arch: 80, Threads: 256, SharedBytes: 73728},
 		Tiling: GEMMTiling{Elem: ElemF16, Acc: ElemF16, MMA: true, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 256, 32}, Warp: Tile{64, 64, 0}, Thread: Tile{0, 0, 0},
@@ -3358,675 +3678,931 @@ func kgen_gf_xorshift_v8_t256_r8_sm90(p *GF256Params) int {
 }
 
 func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_nt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b128x128x32_w64x64_s4_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k32_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tn_f16accf32_b64x64x32_w32x32_s3_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b128x128x32_w64x64_s4_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b256x128x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k32_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(p *GEMMParams) int {
+	return int(C.kgen_hgemm_tt_f16accf32_b64x64x32_w32x32_s3_k8_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_nt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tn_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x256x32_w64x64_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b128x64x64_w64x32_s4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmh_tt_f16_b256x128x32_w128x64_s4_o2_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_nt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tn_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x256x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b128x64x64_w64x32_s6_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(p *GEMMParams) int {
-	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), p.Stream))
+	return int(C.kgen_hgemmk_tt_f16accf32_b256x128x64_w64x64_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.uint16_t)(p.A), C.int64_t(p.LDA), (*C.uint16_t)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.uint16_t)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_hgemv_n_f16accf32_p128_o2_v8_k1_m8_sm80(p *GEMVParams) int {

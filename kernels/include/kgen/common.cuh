@@ -144,4 +144,36 @@ inline cudaError_t launch_early(void (*kernel)(KernelParams...), dim3 grid, dim3
   return launch_maybe_early(Arch >= 90, kernel, grid, block, smem, stream, static_cast<Args&&>(args)...);
 }
 
+// Split-K (kgen::sgemm and kgen::hgemm): the blocks sharing one C tile's k
+// range write unscaled fp32 partial C's to a workspace the caller owns, and
+// a second kernel adds them in split order.
+
+// kMaxPartials bounds the workspace, in floats (64 MiB): splitting pays where
+// M x N is small, and a problem large enough to hit the bound fills the GPU
+// without it.
+constexpr int64_t kMaxPartials = int64_t{1} << 24;
+
+// splits_for is the number of blocks that share each C tile's k range: at
+// most K::kSplitK, no more than there are k tiles, and no more partial C's
+// than kMaxPartials holds (go/internal/kernels.GEMMSplits mirrors it). K is
+// a GEMM config with BK and kSplitK (kgen::sgemm's and kgen::hgemm's).
+template <class K>
+inline int splits_for(int M, int N, int Kd) {
+  int64_t s = K::kSplitK;
+  const int64_t k_tiles = ceil_div(Kd, K::BK);
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  if (k_tiles < s) s = k_tiles;
+  if (mn > 0 && kMaxPartials / mn < s) s = kMaxPartials / mn;
+  return s > 1 ? static_cast<int>(s) : 1;
+}
+
+// workspace_bytes is the workspace launch needs for an M x N x Kd problem:
+// a partial C of floats per split when the k range is split, else none.
+template <class K>
+inline int64_t workspace_bytes(int M, int N, int Kd) {
+  const int splits = splits_for<K>(M, N, Kd);
+  if (splits <= 1 || M <= 0 || N <= 0) return 0;
+  return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
+}
+
 }  // namespace kgen

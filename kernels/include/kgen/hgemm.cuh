@@ -23,6 +23,13 @@
 // from the multiprocessors that one leaves, instead of after the launch
 // gap); where more blocks fit, it starts as usual (early_pays).
 //
+// With split-K (Config SPLIT_K > 1, for problems whose M x N tiles leave
+// SMs idle and whose K is long), grid y splits each tile's k tiles; each
+// block writes its unscaled fp32 partial C to the caller's workspace and a
+// second kernel (reduce_splits, launched early on sm_90) adds the partials
+// in split order, so the result does not depend on timing, then applies
+// alpha and beta in fp32 and rounds once.
+//
 // Blocks whose tile lies inside C, with A and B 16-byte aligned and leading
 // dimensions multiples of 8, run the unchecked main loop over the whole k
 // tiles; every other tile (partial k, edge blocks, misaligned operands) goes
@@ -242,14 +249,16 @@ __host__ __device__ constexpr int epi_tail_col(int lane, int ni) { return ni * 8
 // Configuration.
 
 // Config fixes one instance: block tile BM x BN x BK, warp tile WM x WN,
-// pipeline STAGES, occupancy hint, storage orders of A and B, accumulator.
+// pipeline STAGES, occupancy hint, storage orders of A and B, accumulator,
+// and the most blocks sharing one C tile's k range (SPLIT_K).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int STAGES_, int MIN_BLOCKS_, Order A_ORDER_, Order B_ORDER_,
-          Accum ACC_>
+          Accum ACC_, int SPLIT_K_ = 1>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   static constexpr int kStages = STAGES_;
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr Accum kAccum = ACC_;
+  static constexpr int kSplitK = SPLIT_K_;
   // Launched early on sm_90 (programmatic dependent launch, kgen/launch.cuh)
   // where early_pays.
   static constexpr bool kEarly = true;
@@ -279,6 +288,7 @@ struct Config {
   static_assert(BK % 32 == 0, "block K is a multiple of 32 (an even number of k16 steps: fragments double-buffer)");
   static_assert(kStages >= 3 && kStages <= 8, "stages are 3 to 8");
   static_assert(kMinBlocks >= 1, "min blocks per SM is at least 1");
+  static_assert(kSplitK >= 1, "split_k is at least 1");
   static_assert(kThreads <= 1024, "at most 1024 threads per block");
   static_assert(kSmemBytes <= max_smem_per_block(90), "shared memory exceeds every target's limit");
 };
@@ -607,13 +617,44 @@ __device__ __forceinline__ void epilogue(const AccFrag<K::kAccum> (&acc)[K::kMI]
   }
 }
 
+// store_partial writes a warp tile's unscaled accumulators, as fp32, to the
+// partial C part (M x N, row-major, ld N) of a split, from C's (wm0, wn0):
+// 8 bytes a lane where N is even (then every pair starts on 8 bytes), else
+// one float at a time; only inside M x N.
+template <class K>
+__device__ __forceinline__ void store_partial(const AccFrag<K::kAccum> (&acc)[K::kMI][K::kNI], int wm0, int wn0, int M,
+                                              int N, float* part) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int mi = 0; mi < K::kMI; ++mi) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = wm0 + epi_row(lane, mi, h);
+      if (row >= M) continue;
+      float* prow = part + static_cast<int64_t>(row) * N;
+#pragma unroll
+      for (int ni = 0; ni < K::kNI; ++ni) {
+        const int col = wn0 + epi_tail_col(lane, ni);
+        const float2 v = acc_pair(acc[mi][ni], h);
+        if (N % 2 == 0 && col + 1 < N) {
+          *reinterpret_cast<float2*>(prow + col) = v;
+        } else {
+          if (col < N) prow[col] = v.x;
+          if (col + 1 < N) prow[col + 1] = v.y;
+        }
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------
 // Kernel and launcher.
 
 template <class K>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     hgemm_kernel(int M, int N, int Kd, float alpha, const uint16_t* __restrict__ A, int64_t lda,
-                 const uint16_t* __restrict__ B, int64_t ldb, float beta, uint16_t* __restrict__ C, int64_t ldc) {
+                 const uint16_t* __restrict__ B, int64_t ldb, float beta, uint16_t* __restrict__ C, int64_t ldc,
+                 float* __restrict__ ws) {
 #ifdef __CUDA_ARCH__
   static_assert(K::kSmemBytes <= max_smem_per_block(__CUDA_ARCH__ / 10),
                 "the config's shared memory exceeds this arch's per-block limit");
@@ -652,17 +693,28 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     }
   }
 
+  // This block's k tiles: all of them, or its split's share (grid y).
   const int k_tiles = ceil_div(Kd, K::BK);
+  const int splits = gridDim.y;
+  const int per_split = ceil_div(k_tiles, splits);
+  const int kt_begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
+  const int kt_end = min(kt_begin + per_split, k_tiles);
   const bool full_mn = m0 + K::BM <= M && n0 + K::BN <= N;
   // Whole k tiles on the fast path where it applies, then the rest (the
   // partial k tile, or everything) checked.
-  int kt_checked = 0;
+  int kt_checked = kt_begin;
   if (full_mn && la.vec && lb.vec) {
-    kt_checked = Kd / K::BK;
-    mainloop<K, false>(la, lb, 0, kt_checked, smem, ba, bb, acc);
+    kt_checked = max(kt_begin, min(kt_end, Kd / K::BK));
+    mainloop<K, false>(la, lb, kt_begin, kt_checked, smem, ba, bb, acc);
   }
-  mainloop<K, true>(la, lb, kt_checked, k_tiles, smem, ba, bb, acc);
+  mainloop<K, true>(la, lb, kt_checked, kt_end, smem, ba, bb, acc);
 
+  if constexpr (K::kSplitK > 1) {
+    if (splits > 1) {
+      store_partial<K>(acc, m0 + wm, n0 + wn, M, N, ws + static_cast<int64_t>(blockIdx.y) * M * N);
+      return;
+    }
+  }
   const bool vec_c = aligned16(C, ldc);
   if (full_mn && vec_c) {
     epilogue<K, false>(acc, m0 + wm, n0 + wn, M, N, alpha, beta, C, ldc, true);
@@ -689,20 +741,73 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
   return KGEN_OK;
 }
 
-// launch checks the arguments and starts the kernel on stream. It returns
-// KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the launch.
+// reduce_splits adds the splits' fp32 partial sums in split order, so the
+// result is the same on every run, and writes alpha * sum + beta * C in
+// fp32, rounded once to fp16 (as the unsplit epilogue does). A template (on
+// the instance) so that every instance's file has its own copy: instances
+// link together into one library.
+template <class K>
+__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
+                                                     float beta, uint16_t* __restrict__ C, int64_t ldc) {
+  if constexpr (K::kEarly) {
+    // Launched early: its blocks take the SMs that the splits' last blocks
+    // leave, instead of following the whole grid after a launch gap.
+    allow_early_start();
+    wait_prior_grids();
+  }
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    float sum = ws[i];
+    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
+    uint16_t* c = C + (i / N) * ldc + i % N;
+    float out = alpha * sum;
+    if (beta != 0.0f) out = fmaf(beta, half_bits_to_float(*c), out);
+    *c = static_cast<uint16_t>(pack_rn(out, 0.0f));
+  }
+}
+
+// launch checks the arguments and starts the kernel (and, when the k range
+// is split, the reduction) on stream. ws must hold workspace_bytes(M, N, Kd)
+// bytes (kgen/common.cuh), 16-byte aligned; it may be null when that is 0.
+// It returns KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t of the
+// launch.
 template <class K>
 int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, const uint16_t* B, int64_t ldb,
-           float beta, uint16_t* C, int64_t ldc, cudaStream_t stream) {
+           float beta, uint16_t* C, int64_t ldc, float* ws, int64_t ws_bytes, cudaStream_t stream) {
   const int st = check_args<K>(M, N, Kd, A, lda, B, ldb, C, ldc);
   if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
+  const int splits = splits_for<K>(M, N, Kd);
+  const int64_t need_ws = workspace_bytes<K>(M, N, Kd);
+  if (need_ws > 0 && (ws == nullptr || ws_bytes < need_ws || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
+    return KGEN_ERR_WORKSPACE;
+  }
   const cudaError_t err = allow_shared_memory<K>(hgemm_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
+  const dim3 grid(static_cast<unsigned>(blocks), need_ws > 0 ? splits : 1);
   const bool early = kArch >= 90 && K::kEarly && early_pays<K>(hgemm_kernel<K>, K::kThreads, K::kSmemBytes);
-  return static_cast<int>(launch_maybe_early(early, hgemm_kernel<K>,
-                                             dim3(static_cast<unsigned>(blocks)), dim3(K::kThreads), K::kSmemBytes,
-                                             stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc));
+  cudaError_t e = launch_maybe_early(early, hgemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
+                                     alpha, A, lda, B, ldb, beta, C, ldc, need_ws > 0 ? ws : nullptr);
+  if constexpr (K::kSplitK > 1) {
+    if (e == cudaSuccess && need_ws > 0) {
+      const int64_t mn = static_cast<int64_t>(M) * N;
+      const int64_t want = (mn + 255) / 256;
+      const unsigned rblocks = static_cast<unsigned>(want < 4096 ? want : 4096);
+      e = launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K>, dim3(rblocks), dim3(256), 0, stream, M, N,
+                             splits, alpha, static_cast<const float*>(ws), beta, C, ldc);
+    }
+  }
+  return static_cast<int>(e);
+}
+
+// launch without a workspace, for configs that do not split k (the
+// harnesses'); a split config then returns KGEN_ERR_WORKSPACE where it
+// would split.
+template <class K>
+int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, const uint16_t* B, int64_t ldb,
+           float beta, uint16_t* C, int64_t ldc, cudaStream_t stream) {
+  return launch<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, nullptr, 0, stream);
 }
 
 }  // namespace hgemm
