@@ -138,7 +138,7 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	// Between the grid shapes the table reaches 1.87-2.10x (9-12 shapes over
 	// 5% per layout; 1.03-1.81x and 0-4 before hgemm's split-K tilings,
 	// whose times the interpolation predicts less well, while they ran the
-	// skinny shapes 5-42x faster); at them the fastest (times kept to four
+	// skinny shapes 2-41x faster); at them the fastest (times kept to four
 	// digits).
 	const maxBetween, maxGrid = 2.15, 1.001
 	for _, set := range sets {
