@@ -176,4 +176,42 @@ inline int64_t workspace_bytes(int M, int N, int Kd) {
   return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
 }
 
+// reduce_splits adds the splits' fp32 partial sums in split order, so the
+// result is the same on every run, and writes alpha * sum + beta * C in
+// fp32, stored once in C's type. Elem is C's element: Elem::T, and
+// Elem::load and Elem::store between it and fp32 (kgen::sgemm's and
+// kgen::hgemm's). A template on the instance K so that every instance's
+// file has its own copy: instances link together into one library.
+template <class K, class Elem>
+__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
+                                                     float beta, typename Elem::T* __restrict__ C, int64_t ldc) {
+  if constexpr (K::kEarly) {
+    // Launched early: its blocks take the SMs that the splits' last blocks
+    // leave, instead of following the whole grid after a launch gap.
+    allow_early_start();
+    wait_prior_grids();
+  }
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    float sum = ws[i];
+    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
+    typename Elem::T* c = C + (i / N) * ldc + i % N;
+    float out = alpha * sum;
+    if (beta != 0.0f) out = fmaf(beta, Elem::load(c), out);
+    Elem::store(c, out);
+  }
+}
+
+// launch_reduce starts reduce_splits for an M x N C after the splits on
+// stream (early on sm_90, where it waits for them).
+template <class K, class Elem>
+inline cudaError_t launch_reduce(int M, int N, int splits, float alpha, const float* ws, float beta,
+                                 typename Elem::T* C, int64_t ldc, cudaStream_t stream) {
+  const int64_t want = (static_cast<int64_t>(M) * N + 255) / 256;
+  const unsigned blocks = static_cast<unsigned>(want < 4096 ? want : 4096);
+  return launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K, Elem>, dim3(blocks), dim3(256), 0, stream, M, N,
+                            splits, alpha, ws, beta, C, ldc);
+}
+
 }  // namespace kgen

@@ -26,7 +26,7 @@
 // With split-K (Config SPLIT_K > 1, for problems whose M x N tiles leave
 // SMs idle and whose K is long), grid y splits each tile's k tiles; each
 // block writes its unscaled fp32 partial C to the caller's workspace and a
-// second kernel (reduce_splits, launched early on sm_90) adds the partials
+// second kernel (kgen/common.cuh's reduce_splits, launched early on sm_90) adds the partials
 // in split order, so the result does not depend on timing, then applies
 // alpha and beta in fp32 and rounds once.
 //
@@ -741,31 +741,13 @@ inline int check_args(int M, int N, int Kd, const void* A, int64_t lda, const vo
   return KGEN_OK;
 }
 
-// reduce_splits adds the splits' fp32 partial sums in split order, so the
-// result is the same on every run, and writes alpha * sum + beta * C in
-// fp32, rounded once to fp16 (as the unsplit epilogue does). A template (on
-// the instance) so that every instance's file has its own copy: instances
-// link together into one library.
-template <class K>
-__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
-                                                     float beta, uint16_t* __restrict__ C, int64_t ldc) {
-  if constexpr (K::kEarly) {
-    // Launched early: its blocks take the SMs that the splits' last blocks
-    // leave, instead of following the whole grid after a launch gap.
-    allow_early_start();
-    wait_prior_grids();
-  }
-  const int64_t mn = static_cast<int64_t>(M) * N;
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float sum = ws[i];
-    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
-    uint16_t* c = C + (i / N) * ldc + i % N;
-    float out = alpha * sum;
-    if (beta != 0.0f) out = fmaf(beta, half_bits_to_float(*c), out);
-    *c = static_cast<uint16_t>(pack_rn(out, 0.0f));
-  }
-}
+// F16 is C's element for reduce_splits (kgen/common.cuh): fp16 bits,
+// rounded once to nearest even as the unsplit epilogue does.
+struct F16 {
+  using T = uint16_t;
+  __device__ static float load(const uint16_t* p) { return half_bits_to_float(*p); }
+  __device__ static void store(uint16_t* p, float v) { *p = static_cast<uint16_t>(pack_rn(v, 0.0f)); }
+};
 
 // launch checks the arguments and starts the kernel (and, when the k range
 // is split, the reduction) on stream. ws must hold workspace_bytes(M, N, Kd)
@@ -791,11 +773,7 @@ int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, co
                                      alpha, A, lda, B, ldb, beta, C, ldc, need_ws > 0 ? ws : nullptr);
   if constexpr (K::kSplitK > 1) {
     if (e == cudaSuccess && need_ws > 0) {
-      const int64_t mn = static_cast<int64_t>(M) * N;
-      const int64_t want = (mn + 255) / 256;
-      const unsigned rblocks = static_cast<unsigned>(want < 4096 ? want : 4096);
-      e = launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K>, dim3(rblocks), dim3(256), 0, stream, M, N,
-                             splits, alpha, static_cast<const float*>(ws), beta, C, ldc);
+      e = launch_reduce<K, F16>(M, N, splits, alpha, static_cast<const float*>(ws), beta, C, ldc, stream);
     }
   }
   return static_cast<int>(e);

@@ -566,31 +566,12 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, alpha, beta, C, ldc, vec_c);
 }
 
-// reduce_splits adds the splits' partial sums in split order, so the result
-// is the same on every run, and writes alpha * sum + beta * C. A template (on
-// the instance) so that every instance's file has its own copy: instances
-// link together into one library.
-template <class K>
-__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
-                                                     float beta, float* __restrict__ C, int64_t ldc) {
-  if constexpr (K::kEarly) {
-    // Launched early: its blocks take the SMs that the splits' last blocks
-    // leave, instead of following the whole grid after a launch gap.
-    allow_early_start();
-    wait_prior_grids();
-  }
-  const int64_t mn = static_cast<int64_t>(M) * N;
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float sum = ws[i];
-    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
-    const int64_t m = i / N, n = i % N;
-    float* c = C + m * ldc + n;
-    float out = alpha * sum;
-    if (beta != 0.0f) out = fmaf(beta, *c, out);
-    *c = out;
-  }
-}
+// F32 is C's element for reduce_splits (kgen/common.cuh).
+struct F32 {
+  using T = float;
+  __device__ static float load(const float* p) { return *p; }
+  __device__ static void store(float* p, float v) { *p = v; }
+};
 
 // prepare sets the cp.async kernel's dynamic shared memory limit above the
 // 48 KiB default, once per device.
@@ -631,11 +612,7 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   cudaError_t e = launch_maybe_early(early, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
                                      alpha, A, lda, B, ldb, beta, C, ldc, part);
   if (e == cudaSuccess && need_ws > 0) {
-    const int64_t mn = static_cast<int64_t>(M) * N;
-    const int64_t want = (mn + 255) / 256;
-    const unsigned rblocks = static_cast<unsigned>(want < 4096 ? want : 4096);
-    e = launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K>, dim3(rblocks), dim3(256), 0, stream, M, N,
-                           splits, alpha, static_cast<const float*>(part), beta, C, ldc);
+    e = launch_reduce<K, F32>(M, N, splits, alpha, static_cast<const float*>(part), beta, C, ldc, stream);
   }
   return static_cast<int>(e);
 }
