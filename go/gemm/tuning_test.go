@@ -23,6 +23,19 @@ func namesOf(e *Engine, dt DType, family string, a, b Order) []string {
 	return out
 }
 
+// requireTablePick checks that the table chose want for a GEMM of dt at
+// m x n x k, and that what runs (choose) is what Pick says.
+func requireTablePick(t *testing.T, e *Engine, dt DType, a, b Order, m, n, k int, want string) {
+	t.Helper()
+	c, err := e.Pick(dt, a, b, m, n, k)
+	require.NoError(t, err)
+	assert.Equal(t, Table, c.Source, "%dx%dx%d", m, n, k)
+	assert.Equal(t, want, c.Name, "%dx%dx%d", m, n, k)
+	kern, _, err := e.choose(dt, F32, "", a, b, m, n, k)
+	require.NoError(t, err)
+	assert.Equal(t, want, kern.Name, "what runs is what Pick says")
+}
+
 func TestPickUsesTheDevicesTable(t *testing.T) {
 	e, err := newEngine(nil, 90)
 	require.NoError(t, err)
@@ -70,13 +83,7 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 		{8192, 8192, 100, small}, {8192, 8192, 900, small}, {8192, 8192, 4096, large},
 		{8192, 8192, 1024, large}, // equally far from both 8192 points: large's 100 outweighs small's 50
 	} {
-		c, err := e.Pick(F32, RowMajor, ColMajor, tc.m, tc.n, tc.k)
-		require.NoError(t, err)
-		assert.Equal(t, Table, c.Source, "%dx%dx%d", tc.m, tc.n, tc.k)
-		assert.Equal(t, tc.want, c.Name, "%dx%dx%d", tc.m, tc.n, tc.k)
-		kern, _, err := e.choose(F32, F32, "", RowMajor, ColMajor, tc.m, tc.n, tc.k)
-		require.NoError(t, err)
-		assert.Equal(t, tc.want, kern.Name, "what runs is what Pick says")
+		requireTablePick(t, e, F32, RowMajor, ColMajor, tc.m, tc.n, tc.k, tc.want)
 	}
 	// Layouts and element types without a grid keep the heuristic.
 	for _, s := range shapes {
@@ -200,13 +207,7 @@ func TestTableChoosesAcrossFamilies(t *testing.T) {
 	}{
 		{256, 256, 256, h[0]}, {300, 200, 250, h[0]}, {8192, 8192, 8192, k[0]}, {6000, 7000, 9000, k[0]}, {4096, 4096, 4096, k[0]},
 	} {
-		c, err := e.Pick(F16, RowMajor, RowMajor, tc.m, tc.n, tc.k)
-		require.NoError(t, err)
-		assert.Equal(t, Table, c.Source, "%dx%dx%d", tc.m, tc.n, tc.k)
-		assert.Equal(t, tc.want, c.Name, "%dx%dx%d", tc.m, tc.n, tc.k)
-		kern, _, err := e.choose(F16, F32, "", RowMajor, RowMajor, tc.m, tc.n, tc.k)
-		require.NoError(t, err)
-		assert.Equal(t, tc.want, kern.Name, "what runs is what Pick says")
+		requireTablePick(t, e, F16, RowMajor, RowMajor, tc.m, tc.n, tc.k, tc.want)
 	}
 
 	// Only hgemm measured: at 4096^3, where the rule picks from hgemmk, the

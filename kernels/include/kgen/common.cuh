@@ -176,6 +176,18 @@ inline int64_t workspace_bytes(int M, int N, int Kd) {
   return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
 }
 
+// check_workspace is KGEN_OK when ws, of ws_bytes bytes, serves an M x N x
+// Kd launch of K: it holds workspace_bytes and is 16-byte aligned, or the
+// launch needs none; else KGEN_ERR_WORKSPACE.
+template <class K>
+inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_bytes) {
+  const int64_t need = workspace_bytes<K>(M, N, Kd);
+  if (need > 0 && (ws == nullptr || ws_bytes < need || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
+    return KGEN_ERR_WORKSPACE;
+  }
+  return KGEN_OK;
+}
+
 // reduce_splits adds the splits' fp32 partial sums in split order, so the
 // result is the same on every run, and writes alpha * sum + beta * C in
 // fp32, stored once in C's type. Elem is C's element: Elem::T, and

@@ -759,20 +759,17 @@ int launch(int M, int N, int Kd, float alpha, const uint16_t* A, int64_t lda, co
            float beta, uint16_t* C, int64_t ldc, float* ws, int64_t ws_bytes, cudaStream_t stream) {
   const int st = check_args<K>(M, N, Kd, A, lda, B, ldb, C, ldc);
   if (st != KGEN_OK) return st == KGEN_OK + 1 ? KGEN_OK : st;
-  const int splits = splits_for<K>(M, N, Kd);
-  const int64_t need_ws = workspace_bytes<K>(M, N, Kd);
-  if (need_ws > 0 && (ws == nullptr || ws_bytes < need_ws || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
-    return KGEN_ERR_WORKSPACE;
-  }
+  if (const int ws_st = check_workspace<K>(M, N, Kd, ws, ws_bytes); ws_st != KGEN_OK) return ws_st;
+  const int splits = splits_for<K>(M, N, Kd);  // M, N > 0: a workspace is needed exactly when splits > 1
   const cudaError_t err = allow_shared_memory<K>(hgemm_kernel<K>, K::kSmemBytes);
   if (err != cudaSuccess) return static_cast<int>(err);
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
-  const dim3 grid(static_cast<unsigned>(blocks), need_ws > 0 ? splits : 1);
+  const dim3 grid(static_cast<unsigned>(blocks), splits);
   const bool early = kArch >= 90 && K::kEarly && early_pays<K>(hgemm_kernel<K>, K::kThreads, K::kSmemBytes);
   cudaError_t e = launch_maybe_early(early, hgemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
-                                     alpha, A, lda, B, ldb, beta, C, ldc, need_ws > 0 ? ws : nullptr);
+                                     alpha, A, lda, B, ldb, beta, C, ldc, splits > 1 ? ws : nullptr);
   if constexpr (K::kSplitK > 1) {
-    if (e == cudaSuccess && need_ws > 0) {
+    if (e == cudaSuccess && splits > 1) {
       e = launch_reduce<K, F16>(M, N, splits, alpha, static_cast<const float*>(ws), beta, C, ldc, stream);
     }
   }

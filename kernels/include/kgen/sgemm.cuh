@@ -599,19 +599,16 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
   if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
-  const int splits = splits_for<K>(M, N, Kd);
-  const int64_t need_ws = workspace_bytes<K>(M, N, Kd);
-  if (need_ws > 0 && (ws == nullptr || ws_bytes < need_ws || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
-    return KGEN_ERR_WORKSPACE;
-  }
+  if (const int st = check_workspace<K>(M, N, Kd, ws, ws_bytes); st != KGEN_OK) return st;
+  const int splits = splits_for<K>(M, N, Kd);  // M, N > 0: a workspace is needed exactly when splits > 1
   const cudaError_t err = prepare<K>();
   if (err != cudaSuccess) return static_cast<int>(err);
-  const dim3 grid(static_cast<unsigned>(blocks), need_ws > 0 ? splits : 1);
+  const dim3 grid(static_cast<unsigned>(blocks), splits);
   float* const part = static_cast<float*>(ws);
   const bool early = kArch >= 90 && K::kEarly && early_pays<K>(gemm_kernel<K>, K::kThreads, K::kSmemBytes);
   cudaError_t e = launch_maybe_early(early, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
                                      alpha, A, lda, B, ldb, beta, C, ldc, part);
-  if (e == cudaSuccess && need_ws > 0) {
+  if (e == cudaSuccess && splits > 1) {
     e = launch_reduce<K, F32>(M, N, splits, alpha, static_cast<const float*>(part), beta, C, ldc, stream);
   }
   return static_cast<int>(e);
