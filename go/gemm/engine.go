@@ -104,6 +104,11 @@ type Engine struct {
 	picksMu sync.RWMutex
 	picks   map[pickKey]picked
 
+	// The table's predictors (tuning.NewPredictor), made on first use:
+	// fitting a grid's timing models takes 100-300 us. Reset by setTable.
+	predMu sync.Mutex
+	preds  map[predictorKey]*tuning.Predictor
+
 	// Split-K partial sums go to a workspace per stream (nil: the default
 	// stream), grown on demand and reused: launches on one stream run in
 	// order, so no two kernels ever share one, and a launch never allocates
@@ -557,12 +562,45 @@ func (e *Engine) chooseCached(dt, acc DType, a, b Order, m, n, k int) (kernels.G
 	return kern, c, nil
 }
 
-// setTable makes t the engine's dispatch table and forgets the choices made
-// by the one before.
+// setTable makes t the engine's dispatch table and forgets the choices and
+// predictors made by the one before.
 func (e *Engine) setTable(t *tuning.Table) {
 	e.picksMu.Lock()
-	e.tune, e.picks = t, nil
+	e.predMu.Lock()
+	e.tune, e.picks, e.preds = t, nil, nil
+	e.predMu.Unlock()
 	e.picksMu.Unlock()
+}
+
+// predictorKey is a grid of the table as predicted for one device.
+type predictorKey struct {
+	family, layout string
+	sms, align     int
+}
+
+// predictor is the predictor of the table's grid of family and layout on
+// a device of sms multiprocessors (the table's times are of a GPU of the
+// device's name, so of the same count unless it is partitioned), nil when
+// the table has no such grid.
+func (e *Engine) predictor(family, layout string, sms, align int) *tuning.Predictor {
+	g := e.tune.Grid(family, layout)
+	if g == nil {
+		return nil
+	}
+	key := predictorKey{family, layout, sms, align}
+	e.predMu.Lock()
+	defer e.predMu.Unlock()
+	if p, ok := e.preds[key]; ok {
+		return p
+	}
+	onDevice := *g
+	onDevice.SMs = sms
+	p := tuning.NewPredictor(&onDevice, align)
+	if e.preds == nil {
+		e.preds = map[predictorKey]*tuning.Predictor{}
+	}
+	e.preds[key] = p
+	return p
 }
 
 // chooseFor is choose's own choice on a device of sms multiprocessors (the
@@ -589,8 +627,11 @@ func (e *Engine) chooseFor(sms int, dt, acc DType, a, b Order, m, n, k int) (ker
 		}
 	}
 	for _, fam := range families {
-		name, ms, ok := tuning.Predict(e.tune.Grid(fam, layout), m, n, k, VectorElems(dt))
-		if ok && (best == "" || ms < bestMs) {
+		p := e.predictor(fam, layout, sms, VectorElems(dt))
+		if p == nil {
+			continue
+		}
+		if name, ms, ok := p.Predict(m, n, k); ok && (best == "" || ms < bestMs) {
 			best, bestMs = name, ms
 		}
 	}

@@ -60,10 +60,19 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 	require.NoError(t, err)
 	family := c0.Heuristic[:len("sgemm")]
 	nt := namesOf(e, F32, family, RowMajor, ColMajor)
-	require.GreaterOrEqual(t, len(nt), 2, "the test needs two sgemm nt instances")
 	// The table's picks differ from the heuristic's wherever possible: the
-	// last instance in table order for small shapes, the first for large.
-	small, large := nt[len(nt)-1], nt[0]
+	// last instance in table order that does not split K for small shapes,
+	// the first for large. (Unsplit, as times made of flops over an
+	// efficiency say nothing of a split's reduction, which the table's
+	// timing model would fit to them.)
+	var unsplit []string
+	for _, name := range nt {
+		if tuning.TilingOf(name).SplitK == 1 {
+			unsplit = append(unsplit, name)
+		}
+	}
+	require.GreaterOrEqual(t, len(unsplit), 2, "the test needs two unsplit sgemm nt instances")
+	small, large := unsplit[len(unsplit)-1], unsplit[0]
 	// Efficiencies (flops per ms): small wins at 256^3 and at 8192x8192x128,
 	// large at 8192^3.
 	ms := func(m, n, k int, eff float64) float64 { return float64(m) * float64(n) * float64(k) / eff }
@@ -80,7 +89,7 @@ func TestPickUsesTheDevicesTable(t *testing.T) {
 	}{
 		{256, 256, 256, small}, {1, 1, 1, small}, {1000, 1000, 1000, small},
 		{5000, 5000, 5000, large}, {65536, 65536, 65536, large},
-		{8192, 8192, 100, small}, {8192, 8192, 900, small}, {8192, 8192, 4096, large},
+		{8192, 8192, 100, small}, {8192, 8192, 300, small}, {8192, 8192, 4096, large},
 		{8192, 8192, 1024, large}, // equally far from both 8192 points: large's 100 outweighs small's 50
 	} {
 		requireTablePick(t, e, F32, RowMajor, ColMajor, tc.m, tc.n, tc.k, tc.want)
@@ -274,4 +283,19 @@ func TestChoicesAreMemoized(t *testing.T) {
 	_, c, err := e.choose(p.dt, p.acc, "", p.a, p.b, p.m, p.n, p.k)
 	require.NoError(t, err)
 	assert.Equal(t, Heuristic, c.Source)
+}
+
+// TestTilingOfReadsTheKernels: the table's timing model reads each
+// instance's tiling from its name (tuning.TilingOf, which cannot import the
+// kernel table): the block tile it reads is the kernel's, and the splits it
+// counts are the launcher's.
+func TestTilingOfReadsTheKernels(t *testing.T) {
+	shapes := [][3]int{{1, 1, 1}, {0, 0, 64}, {128, 128, 4096}, {181, 181, 181}, {4096, 4096, 100}, {2048, 4096, 8192}, {64, 64, 65536}, {5000, 5000, 5000}}
+	for _, k := range kernels.GEMMs {
+		tl := tuning.TilingOf(k.Name)
+		assert.Equal(t, k.Tiling.Block, kernels.Tile{M: tl.BM, N: tl.BN, K: tl.BK}, k.Name)
+		for _, s := range shapes {
+			assert.Equal(t, kernels.GEMMSplits(k.Tiling, s[0], s[1], s[2]), tl.Splits(s[0], s[1], s[2]), "%s %v", k.Name, s)
+		}
+	}
 }

@@ -1,7 +1,9 @@
 // Package tuning holds the dispatch tables that `bench -tune` measures and
-// the one function that reads them: Select, shared by the GEMM engine
-// (go/gemm) and the tuner (tools/bench), so that what the tuner evaluates is
-// what the engine runs.
+// the one rule that reads them: Predict (and Select, SelectAligned and
+// Predictor, which are it), shared by the GEMM engine (go/gemm) and the
+// tuner (tools/bench), so that what the tuner evaluates is what the engine
+// runs. Between the measured shapes it predicts each instance's time by a
+// timing model of its tiling (model.go) fitted to the grid's times.
 //
 // A table is measured on one GPU for one kernel arch. For each GEMM family
 // and layout of A and B it holds a grid of problem shapes (M, N, K), each

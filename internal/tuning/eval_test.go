@@ -5,14 +5,37 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// rawTimes is the SGEMM tune of the H100's third session of 2026-11-23 with
-// every time it measured (`bench -tune -tune-raw`): 27 grid shapes and 26
-// between them per layout, 7 instances each.
-const rawTimes = "../../bench/results/h100-2026-11-23-session3-tune-sgemm-raw.json.gz"
+// sgemmTimes are SGEMM tunes of the H100 with every time they measured
+// (`bench -tune -tune-raw`): 27 grid shapes and 26 between them per
+// layout, and the bounds SelectAligned meets on them (see
+// TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
+// instances per layout; the second tune of session 13 of 2026-11-24 the
+// 18 of the committed table (kernels/tuning/).
+var sgemmTimes = []struct {
+	path string
+	// Worst picks between the grid shapes and left out of the grid, and
+	// the shapes over 5% of the four layouts together.
+	maxBetween, maxLOO         float64
+	maxOverBetween, maxOverLOO int
+}{
+	// Between: 1.358x nn, 1.180x nt, 1.118x tn, 1.111x tt (5, 6, 3, 2 over
+	// 5%); leave-one-out: 1.268, 1.054, 1.566, 1.552 (4, 1, 4, 4). Before
+	// the timing models (flops per ms interpolated): 1.207, 1.196, 1.546,
+	// 1.515 (17 over); 1.599, 1.548, 1.635, 1.567 (36 over).
+	{"../../bench/results/h100-2026-11-23-session3-tune-sgemm-raw.json.gz", 1.37, 1.58, 17, 14},
+	// Between: 1.315x nn, 1.264x nt, 1.130x tn, 1.066x tt (5, 5, 4, 1);
+	// leave-one-out: 1.442, 1.237, 1.190, 1.471 (3, 3, 3, 3). Before: 1.200,
+	// 1.152, 1.434, 1.645 (17 over); 1.659, 1.668, 1.557, 1.637 (36 over).
+	{"../../bench/results/h100-2026-11-24-session13-tune-sgemm-2-raw.json.gz", 1.33, 1.49, 16, 13},
+}
+
+// h100SMs is the multiprocessor count of the GPU the raw times are of.
+const h100SMs = 132
 
 // loadRaw reads path, skipping the test where the checkout lacks it.
 func loadRaw(t *testing.T, path string) []RawPoint {
@@ -80,6 +103,7 @@ func (a tally) String() string {
 // it was tuned against.
 func evalLayout(pts []RawPoint) (grid, between, loo tally) {
 	g := GridOf(pts)
+	g.SMs = h100SMs
 	for _, p := range pts {
 		name, _ := SelectAligned(&g, p.M, p.N, p.K, 4)
 		if p.Grid {
@@ -94,45 +118,57 @@ func evalLayout(pts []RawPoint) (grid, between, loo tally) {
 		}
 		rest := append(append([]RawPoint{}, pts[:i]...), pts[i+1:]...)
 		h := GridOf(rest)
+		h.SMs = h100SMs
 		name, _ := SelectAligned(&h, p.M, p.N, p.K, 4)
 		loo.add(p, name)
 	}
 	return grid, between, loo
 }
 
-// TestSelectOnMeasuredTimes replays the H100's SGEMM tune offline: the
+// TestSelectOnMeasuredTimes replays the H100's SGEMM tunes offline: the
 // table bench -tune builds from its grid shapes, scored against every time
-// it measured. Issue 9 asks for picks within 5% of the fastest everywhere.
+// it measured. Issue 9 asks for picks within 5% of the fastest everywhere,
+// which is not met; the bounds are a little above what SelectAligned
+// reaches, so that a change that makes the worst pick worse, or more picks
+// miss by 5%, fails here.
 func TestSelectOnMeasuredTimes(t *testing.T) {
-	byLayout := map[string][]RawPoint{}
-	for _, p := range loadRaw(t, rawTimes) {
-		if p.Family == "sgemm" {
-			byLayout[p.Layout] = append(byLayout[p.Layout], p)
-		}
+	for _, f := range sgemmTimes {
+		t.Run(strings.TrimSuffix(filepath.Base(f.path), ".json.gz"), func(t *testing.T) {
+			byLayout := map[string][]RawPoint{}
+			for _, p := range loadRaw(t, f.path) {
+				if p.Family == "sgemm" {
+					byLayout[p.Layout] = append(byLayout[p.Layout], p)
+				}
+			}
+			var report strings.Builder
+			overBetween, overLOO := 0, 0
+			for _, l := range []string{"nn", "nt", "tn", "tt"} {
+				pts := byLayout[l]
+				if len(pts) == 0 {
+					t.Fatalf("%s: no sgemm %s times", f.path, l)
+				}
+				grid, between, loo := evalLayout(pts)
+				fmt.Fprintf(&report, "%s grid    %v\n%s between %v (%d coin tosses, %d of them over)\n%s loo     %v (%d coin tosses, %d of them over)\n",
+					l, grid, l, between, between.coinToss, between.overNoisy, l, loo, loo.coinToss, loo.overNoisy)
+				overBetween += between.over
+				overLOO += loo.over
+				if grid.worst > 1 {
+					t.Errorf("%s: grid shapes: worst pick %v, not the fastest", l, grid)
+				}
+				if between.worst > f.maxBetween {
+					t.Errorf("%s: between shapes: worst pick %v, above %.2f", l, between, f.maxBetween)
+				}
+				if loo.worst > f.maxLOO {
+					t.Errorf("%s: leave-one-out: worst pick %v, above %.2f", l, loo, f.maxLOO)
+				}
+			}
+			if overBetween > f.maxOverBetween {
+				t.Errorf("between shapes: %d picks over 5%%, above %d", overBetween, f.maxOverBetween)
+			}
+			if overLOO > f.maxOverLOO {
+				t.Errorf("leave-one-out: %d picks over 5%%, above %d", overLOO, f.maxOverLOO)
+			}
+			t.Logf("SelectAligned on %s:\n%s", f.path, report.String())
+		})
 	}
-	// The bounds SelectAligned meets on these times, a little above what it
-	// reaches (between: 1.207x nn, 1.196x nt, 1.546x tn, 1.515x tt;
-	// leave-one-out: 1.599, 1.548, 1.635, 1.567), so that a change that
-	// makes the worst pick worse fails here. Issue 9's 1.05 is not met.
-	const maxGrid, maxBetween, maxLOO = 1.0, 1.55, 1.64
-	var report strings.Builder
-	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		pts := byLayout[l]
-		if len(pts) == 0 {
-			t.Fatalf("%s: no sgemm %s times", rawTimes, l)
-		}
-		grid, between, loo := evalLayout(pts)
-		fmt.Fprintf(&report, "%s grid    %v\n%s between %v (%d coin tosses, %d of them over)\n%s loo     %v (%d coin tosses, %d of them over)\n",
-			l, grid, l, between, between.coinToss, between.overNoisy, l, loo, loo.coinToss, loo.overNoisy)
-		if grid.worst > maxGrid {
-			t.Errorf("%s: grid shapes: worst pick %v, above %.2f", l, grid, maxGrid)
-		}
-		if between.worst > maxBetween {
-			t.Errorf("%s: between shapes: worst pick %v, above %.2f", l, between, maxBetween)
-		}
-		if loo.worst > maxLOO {
-			t.Errorf("%s: leave-one-out: worst pick %v, above %.2f", l, loo, maxLOO)
-		}
-	}
-	t.Logf("SelectAligned on %s:\n%s", rawTimes, report.String())
 }

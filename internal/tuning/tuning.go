@@ -23,6 +23,11 @@ type Grid struct {
 	Layout    string   // "nn", "nt", "tn" or "tt": A then B, n row-major, t column-major
 	Instances []string // the instances measured, the columns of each point's Ms
 	Points    []Point
+	// SMs is the multiprocessor count of the device Predict predicts for,
+	// which its timing model needs: not part of the table file, the engine
+	// sets it from its device (a table is used on GPUs of the name it was
+	// measured on). 0 counts as 1, a model without wave quantization.
+	SMs int
 }
 
 // Point is one measured shape of a grid: C is M x N, the reduction K long.
@@ -86,90 +91,136 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // 8 halves), below which the GEMM kernels take their element-wise path.
 //
 // At a measured shape it is the measured fastest. Elsewhere each instance's
-// efficiency (flops per millisecond, roughly flat where a kernel suits the
-// shape, falling off where its tiles or split do not) is interpolated from
-// the Neighbours nearest aligned points (Distance; equally distant points
-// all count; all points when none is aligned) by inverse squared distance
-// weights in log space, a weighted geometric mean, and the instance with
-// the shortest predicted time, flops over predicted efficiency, wins. For
-// a shape that is not aligned, each instance's time is then multiplied by
-// its measured cost of misalignment: its efficiency at the nearest aligned
-// point over that at each unaligned point of the grid, a geometric mean
-// weighted as above by each unaligned point's distance to the shape. (On
-// an H100 that cost is 1.0-1.6x and differs between instances, so
-// interpolating across the two classes picked kernels up to 1.67x slower
-// than the fastest; bench/results/h100-2026-11-23-session3.md.)
-// Only instances measured at every one of the neighbours compete, as one
-// that failed its check near the shape may be wrong at it; if none was,
-// the nearest point's fastest is taken. Outside the grid's range of M, N
-// or K the dimension counts as the edge of the range, for efficiency (not
-// for flops). Ties go to the earlier instance, so the choice never depends
-// on the order of points.
+// time comes from a timing model of its tiling (fitModels) fitted to the
+// grid's aligned points, corrected by how fast the instance ran against
+// that model near the shape: its efficiency, the model's time over the
+// measured one at a point, is interpolated from the Neighbours nearest
+// aligned points (Distance; equally distant points all count; all points
+// when none is aligned) by inverse squared distance weights in log space, a
+// weighted geometric mean, and the model's time at the shape over that
+// efficiency is the prediction. The model carries what interpolating
+// flops per millisecond between the points missed: wave quantization on the
+// GPU's multiprocessors (Grid.SMs), tiles that reach past the matrix, and
+// split-K's splits and reduction, all of which jump between neighbouring
+// shapes (on an H100, interpolated flops picked SGEMM kernels up to 1.65x
+// and HGEMM kernels up to 2.1x slower than the fastest between the grid
+// shapes). For a shape that is not aligned, each instance's time is then
+// multiplied by its measured cost of misalignment: its efficiency at the
+// nearest aligned point over that at each unaligned point of the grid, a
+// geometric mean weighted as above by each unaligned point's distance to
+// the shape. (On an H100 that cost is 1.0-1.6x for SGEMM, up to 12x for
+// HGEMM, and differs between instances, so interpolating across the two
+// classes picked kernels up to 1.67x slower than the fastest; bench/
+// results/h100-2026-11-23-session3.md.) Only instances measured at every
+// one of the neighbours compete, as one that failed its check near the
+// shape may be wrong at it; if none was, the nearest point's fastest is
+// taken. Outside the grid's range of M, N or K the dimension counts as the
+// edge of the range for the efficiency (not for the model). Ties go to the
+// earlier instance, so the choice never depends on the order of points.
 func SelectAligned(g *Grid, m, n, k, align int) (name string, ok bool) {
 	name, _, ok = Predict(g, m, n, k, align)
 	return name, ok
 }
 
 // Predict is SelectAligned with the time it predicts for the instance it
-// returns, in milliseconds: the measured time at a grid shape, else flops
-// over the interpolated efficiency times the misalignment cost (with no
-// instance measured at every neighbour, the nearest point's fastest at that
-// point's efficiency). Predictions from different grids of one table can be
-// compared: each is a median time of the same bench on the same GPU, which
-// is how the engine chooses between families.
+// returns, in milliseconds: the measured time at a grid shape, else the
+// model's time over the interpolated efficiency times the misalignment
+// cost (with no instance measured at every neighbour, the nearest point's
+// fastest at that point's efficiency). Predictions from different grids of
+// one table can be compared: each is a median time of the same bench on the
+// same GPU, which is how the engine chooses between families. It fits the
+// grid's timing models on every call (100-300 us for the H100's grids); a
+// Predictor fits them once.
 func Predict(g *Grid, m, n, k, align int) (name string, ms float64, ok bool) {
+	return NewPredictor(g, align).Predict(m, n, k)
+}
+
+// Predictor is Predict for one grid and alignment quantum with the grid's
+// timing models fitted once, to predict many shapes: the engine keeps one
+// per grid it dispatches by. It is safe for concurrent use.
+type Predictor struct {
+	g               Grid
+	align           int
+	pool, unaligned []Point // the aligned points with a time (all of them when none is aligned), and the others
+	models          []timeModel
+}
+
+// NewPredictor sorts g's measured points by alignment to align and fits
+// the timing models of g's instances to the aligned ones (see
+// SelectAligned). A nil g predicts nothing.
+func NewPredictor(g *Grid, align int) *Predictor {
+	p := &Predictor{align: max(align, 1)}
 	if g == nil {
-		return "", 0, false
+		return p
 	}
-	align = max(align, 1)
+	p.g = *g
+	for _, q := range g.Points {
+		switch {
+		case q.Best() < 0 || len(q.Ms) != len(g.Instances):
+			// nothing measured there, or a malformed row (kgen rejects those)
+		case p.aligned(q.M, q.N, q.K):
+			p.pool = append(p.pool, q)
+		default:
+			p.unaligned = append(p.unaligned, q)
+		}
+	}
+	if len(p.pool) == 0 {
+		p.pool, p.unaligned = p.unaligned, nil
+	}
+	p.models = fitModels(&p.g, p.pool)
+	return p
+}
+
+func (p *Predictor) aligned(m, n, k int) bool {
+	return m%p.align == 0 && n%p.align == 0 && k%p.align == 0
+}
+
+// efficiency is instance i's model time over its measured time at q: its
+// speed relative to its model there.
+func (p *Predictor) efficiency(q Point, i int) float64 {
+	return p.models[i].ms(p.g.SMs, q.M, q.N, q.K) / q.Ms[i]
+}
+
+// Predict is the package's Predict on the predictor's grid and alignment.
+func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
-	flops := float64(m) * float64(n) * float64(k)
-	aligned := func(m, n, k int) bool { return m%align == 0 && n%align == 0 && k%align == 0 }
-	shapeAligned := aligned(m, n, k)
-	var pts, pool, unaligned []Point
-	for _, p := range g.Points {
-		if p.Best() < 0 || len(p.Ms) != len(g.Instances) {
-			continue // nothing measured there, or a malformed row (kgen rejects those)
-		}
-		if p.M == m && p.N == n && p.K == k {
-			return g.Instances[p.Best()], p.Ms[p.Best()], true
-		}
-		pts = append(pts, p)
-		if aligned(p.M, p.N, p.K) {
-			pool = append(pool, p)
-		} else {
-			unaligned = append(unaligned, p)
+	for _, class := range [][]Point{p.pool, p.unaligned} {
+		for _, q := range class {
+			if q.M == m && q.N == n && q.K == k {
+				return p.g.Instances[q.Best()], q.Ms[q.Best()], true
+			}
 		}
 	}
-	if len(pts) == 0 {
+	if len(p.pool) == 0 {
 		return "", 0, false
 	}
-	if len(pool) == 0 {
-		pool, unaligned = pts, nil
-	}
-	ns := nearest(pool, m, n, k)
+	ns := nearest(p.pool, m, n, k)
 	var odd []oddPoint
-	if !shapeAligned {
-		odd = oddPoints(pool, unaligned, m, n, k)
+	if !p.aligned(m, n, k) {
+		odd = oddPoints(p.pool, p.unaligned, m, n, k)
 	}
 	best, bestMs := -1, 0.0
-	for i := range g.Instances {
-		eff, ok := interpolate(ns, i)
+	for i := range p.g.Instances {
+		e, ok := interpolate(ns, i, p.efficiency)
 		if !ok {
 			continue
 		}
-		ms := flops / eff * misalignment(odd, i)
+		ms := p.models[i].ms(p.g.SMs, m, n, k) / e * misalignment(odd, i, p.efficiency)
 		if best < 0 || ms < bestMs {
 			best, bestMs = i, ms
 		}
 	}
 	if best < 0 {
-		p := ns[0].p
-		best = p.Best()
-		bestMs = flops / (float64(p.M) * float64(p.N) * float64(p.K) / p.Ms[best])
+		q := ns[0].p
+		best = q.Best()
+		bestMs = p.models[best].ms(p.g.SMs, m, n, k) / p.efficiency(q, best)
 	}
-	return g.Instances[best], bestMs, true
+	return p.g.Instances[best], bestMs, true
 }
+
+// efficiency is an instance's speed relative to its model at a point
+// (Predictor.efficiency).
+type efficiency func(q Point, i int) float64
 
 // near is a point and its distance to the shape asked for.
 type near struct {
@@ -206,10 +257,10 @@ func nearest(pts []Point, m, n, k int) []near {
 	return ns[:cut]
 }
 
-// interpolate is instance i's efficiency (flops per ms) predicted from ns,
-// or false when it was not measured at all of them. A neighbour at
-// distance 0 (a clamped shape on a point) decides alone.
-func interpolate(ns []near, i int) (float64, bool) {
+// interpolate is instance i's efficiency predicted from ns, or false when
+// it was not measured at all of them. A neighbour at distance 0 (a clamped
+// shape on a point) decides alone.
+func interpolate(ns []near, i int, eff efficiency) (float64, bool) {
 	var sw, slog float64
 	for _, q := range ns {
 		if q.p.Ms[i] <= 0 {
@@ -217,13 +268,13 @@ func interpolate(ns []near, i int) (float64, bool) {
 		}
 	}
 	for _, q := range ns {
-		eff := math.Log(float64(q.p.M) * float64(q.p.N) * float64(q.p.K) / q.p.Ms[i])
+		e := math.Log(eff(q.p, i))
 		if q.d == 0 {
-			return math.Exp(eff), true
+			return math.Exp(e), true
 		}
 		w := 1 / (q.d * q.d)
 		sw += w
-		slog += w * eff
+		slog += w * e
 	}
 	return math.Exp(slog / sw), true
 }
@@ -250,16 +301,14 @@ func oddPoints(aligned, unaligned []Point, m, n, k int) []oddPoint {
 // misalignment is instance i's measured slowdown on shapes that are not
 // aligned (see SelectAligned), from odd: 1 when odd is empty or no
 // unaligned point and its twin both measured the instance.
-func misalignment(odd []oddPoint, i int) float64 {
+func misalignment(odd []oddPoint, i int, eff efficiency) float64 {
 	var sw, slog float64
 	for _, o := range odd {
 		if o.u.Ms[i] <= 0 || o.twin.Ms[i] <= 0 {
 			continue
 		}
-		effU := float64(o.u.M) * float64(o.u.N) * float64(o.u.K) / o.u.Ms[i]
-		effT := float64(o.twin.M) * float64(o.twin.N) * float64(o.twin.K) / o.twin.Ms[i]
 		sw += o.w
-		slog += o.w * math.Log(effT/effU)
+		slog += o.w * math.Log(eff(o.twin, i)/eff(o.u, i))
 	}
 	if sw == 0 {
 		return 1

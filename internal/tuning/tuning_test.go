@@ -100,18 +100,25 @@ func TestSelectBetweenPoints(t *testing.T) {
 		require.True(t, ok)
 		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
 	}
-	// At the centre all 8 corners are equally distant, so the prediction
-	// is each instance's geometric mean efficiency: big 10^(6/8) 100^(2/8)
-	// = 17.8, flat 30, splitk 5^(7/8) 80^(1/8) = 7.0.
+	// At the centre all 8 corners are equally distant, so each instance's
+	// efficiency against its model is the geometric mean of its 8: the
+	// predictions come to 24.8 flops per ms for big (its model, fitted to
+	// 10 at six corners and 100 at two, carries a fixed time), 30 for flat
+	// (whose model is exact), 10.8 for splitk.
 }
 
+// TestSelectOutsideTheGridTakesTheNearestPoints: beyond the grid's range
+// the efficiency is the edge's. (The models still scale with the shape:
+// splitk's, fitted to its efficiency jumping 16x at one corner, carries a
+// fixed time that decides 1x1x65536, 4000 times fewer flops than the
+// smallest point, for flat.)
 func TestSelectOutsideTheGridTakesTheNearestPoints(t *testing.T) {
 	g := corners()
 	for _, tc := range []struct {
 		m, n, k int
 		want    string
 	}{
-		{1, 1, 65536, "splitk"}, {0, -3, 1 << 20, "splitk"},
+		{64, 64, 65536, "splitk"}, {16, 16, 1 << 20, "splitk"}, {1, 1, 65536, "flat"}, {0, -3, 65536, "flat"},
 		{65536, 65536, 65536, "big"}, {1 << 20, 1 << 20, 1, "big"},
 		{1, 1, 1, "flat"}, {0, 0, 0, "flat"}, {7, 35, 1, "flat"},
 	} {
@@ -139,9 +146,10 @@ func TestSelectPredictsByFlops(t *testing.T) {
 
 // TestPredictGivesTheTimeOfItsPick: at a grid shape the measured time; with
 // an efficiency that does not change with the shape, flops over it
-// anywhere; misaligned, that time times the measured misalignment cost; and
-// with no instance measured at every neighbour, the nearest point's
-// fastest at its efficiency.
+// anywhere (names without a tile, on one multiprocessor: the timing model
+// fits the flops); misaligned, that time times the measured misalignment
+// cost; and with no instance measured at every neighbour, the nearest
+// point's fastest at its efficiency.
 func TestPredictGivesTheTimeOfItsPick(t *testing.T) {
 	g := timed([]string{"slow", "fast"}, cube(128, 2048), func(i int, s [3]int) float64 { return float64(10 * (1 + i)) })
 	g.Points[3].Ms[1] *= 0.5 // one point where fast is faster still

@@ -164,7 +164,7 @@ func runTune(iters, warmup int, filter string) error {
 		shapes []shape
 	}{{"grid", grid}, {"between", between}} {
 		pt := only(t, part.shapes)
-		worst = max(worst, printVerdicts(&rep, "new table (tuning.SelectAligned), "+part.what+" shapes", score(pt, tablePick(table.Grids, alignOf), tuneTolerance), tuneTolerance))
+		worst = max(worst, printVerdicts(&rep, "new table (tuning.SelectAligned), "+part.what+" shapes", score(pt, tablePick(table.Grids, info.Multiprocessors, alignOf), tuneTolerance), tuneTolerance))
 		printVerdicts(&rep, "heuristic (no table, its family only), "+part.what+" shapes", score(pt, b.enginePick(false), tuneTolerance), tuneTolerance)
 		if date, ok := b.eng.Tuned(); ok {
 			printVerdicts(&rep, "engine as built (table of "+date+"), "+part.what+" shapes", score(pt, b.enginePick(true), tuneTolerance), tuneTolerance)

@@ -218,17 +218,21 @@ func score(t timings, pick func(k gridKey, s shape) string, tol float64) []verdi
 }
 
 // tablePick is tuning.SelectAligned over the new table's grid of each
-// family, scored against that family's fastest; align gives a family's
-// alignment quantum (gemm.VectorElems of its element type). The engine
-// also compares the predictions of families it picks from together (HGEMM:
-// hgemm and hgemmk); go/gemm's replay test scores that on a -tune-raw file.
-func tablePick(grids []tuning.Grid, align func(family string) int) func(gridKey, shape) string {
+// family on a GPU of sms multiprocessors, as the engine predicts it, scored
+// against that family's fastest; align gives a family's alignment quantum
+// (gemm.VectorElems of its element type). The engine also compares the
+// predictions of families it picks from together (HGEMM: hgemm and
+// hgemmk); go/gemm's replay test scores that on a -tune-raw file.
+func tablePick(grids []tuning.Grid, sms int, align func(family string) int) func(gridKey, shape) string {
+	predictors := map[gridKey]*tuning.Predictor{}
+	for _, g := range grids {
+		g.SMs = sms
+		predictors[gridKey{g.Family, g.Layout}] = tuning.NewPredictor(&g, align(g.Family))
+	}
 	return func(k gridKey, s shape) string {
-		for i := range grids {
-			if grids[i].Family == k.family && grids[i].Layout == k.layout {
-				name, _ := tuning.SelectAligned(&grids[i], s.M, s.N, s.K, align(k.family))
-				return name
-			}
+		if p := predictors[k]; p != nil {
+			name, _, _ := p.Predict(s.M, s.N, s.K)
+			return name
 		}
 		return ""
 	}

@@ -84,10 +84,10 @@ func TestBuildGridsAndScore(t *testing.T) {
 	}, grids)
 	delete(tm[nn][s2], "absent")
 
-	vs := score(tm, tablePick(grids, sgemmAlign), 0.05)
+	vs := score(tm, tablePick(grids, 132, sgemmAlign), 0.05)
 	require.Len(t, vs, 2)
 	assert.Equal(t, gridKey{"hgemmh", "nn"}, vs[0].key)
-	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too: the geometric mean of large's times (2.5 x 0.0111) is below small's (3 x 0.01)")
+	assert.Equal(t, 1.0, vs[1].worst, "the table picks the best at the midpoint too: fitted to both points, a fixed time and the rest per multiply-add, large's time there (0.049 ms) is below small's (0.056)")
 	assert.Equal(t, 3, vs[1].shapes)
 
 	// A rule that always picks "small" is 1.25x off at the midpoint, 1.2x at s2.
@@ -196,7 +196,7 @@ func TestSmokeTableGridPoints(t *testing.T) {
 			tm.add(gridKey{"sgemm", "nn"}, p.s, q.best, ms)
 		}
 	}
-	vs := score(tm, tablePick(buildGrids(tm, []string{"sgemm"}, grid), sgemmAlign), tuneTolerance)
+	vs := score(tm, tablePick(buildGrids(tm, []string{"sgemm"}, grid), 132, sgemmAlign), tuneTolerance)
 	require.Len(t, vs, 1)
 	assert.Equal(t, 1.0, vs[0].worst, "worst at %s: picked %s, best %s", vs[0].worstShape, vs[0].pick, vs[0].best)
 	assert.Equal(t, len(smoke), vs[0].shapes)

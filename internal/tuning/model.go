@@ -1,0 +1,314 @@
+package tuning
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Tiling is what Predict's timing model knows of an instance: its block
+// tile and how many blocks at most share one C tile's k range.
+type Tiling struct {
+	BM, BN, BK int
+	SplitK     int // 1: the k range is not split
+}
+
+// TilingOf reads an instance's tiling from its procedural name (gen/ir's
+// GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" parts, e.g.
+// sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is 128x128x8 in up to 4
+// splits. A name without a block tile counts as 1x1x1 blocks, for which
+// the model's work is the flops.
+func TilingOf(name string) Tiling {
+	t := Tiling{BM: 1, BN: 1, BK: 1, SplitK: 1}
+	for _, part := range strings.Split(name, "_") {
+		if dims, ok := strings.CutPrefix(part, "b"); ok {
+			if b, ok := positives(strings.Split(dims, "x")); ok && len(b) == 3 {
+				t.BM, t.BN, t.BK = b[0], b[1], b[2]
+			}
+		} else if s, ok := strings.CutPrefix(part, "k"); ok {
+			if k, ok := positives([]string{s}); ok {
+				t.SplitK = k[0]
+			}
+		}
+	}
+	return t
+}
+
+// positives parses decimal integers above 0.
+func positives(ss []string) ([]int, bool) {
+	out := make([]int, len(ss))
+	for i, s := range ss {
+		v, err := strconv.Atoi(s)
+		if err != nil || v <= 0 || s[0] == '+' {
+			return nil, false
+		}
+		out[i] = v
+	}
+	return out, true
+}
+
+// maxPartials bounds a split-K workspace, in floats: the launcher's
+// kMaxPartials (kernels/include/kgen/common.cuh).
+const maxPartials = 1 << 24
+
+// Splits is how many blocks share each C tile's k range on an m x n x k
+// problem: SplitK, but no more than there are k tiles nor than maxPartials
+// partial C's hold (the launcher's splits_for, which go/internal/kernels'
+// GEMMSplits mirrors too).
+func (t Tiling) Splits(m, n, k int) int {
+	if t.SplitK <= 1 {
+		return 1
+	}
+	s := min(t.SplitK, ceilDiv(k, t.BK))
+	if mn := m * n; mn > 0 {
+		s = min(s, maxPartials/mn)
+	}
+	return max(1, s)
+}
+
+// The terms of the timing model: what an instance does on a problem, in
+// units whose cost the fit finds (fitModels).
+const (
+	// termSerial is the most blocks one multiprocessor runs, one after
+	// another, times a block's multiply-adds: wave quantization.
+	termSerial = iota
+	// termResident is the same in waves of o blocks resident together on
+	// each multiprocessor, a wave costing as o blocks.
+	termResident
+	// termFixed is 1: launch and pipeline fill, whatever the shape.
+	termFixed
+	// termReduce is the partial sums that split-K writes and its reduction
+	// reads: splits x M x N, 0 unsplit.
+	termReduce
+	nTerms
+)
+
+// maxResident bounds the blocks per multiprocessor the fit tries.
+const maxResident = 4
+
+// tie is the difference in squared relative error (summed over a fit's
+// times) below which two fits count as equally good: it tells rounding
+// apart, where times follow a model exactly, from the 0.1-10 that fits to
+// measured times differ by.
+const tie = 1e-9
+
+// terms is the model's terms for an instance of tiling t on an m x n x k
+// problem on sms multiprocessors holding o blocks each (each count below 1
+// counts as 1).
+// Every block computes its whole tile over its split's share of whole k
+// tiles, also where the tile or the last k tile reaches past the matrix.
+func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
+	m, n, k, sms = max(m, 1), max(n, 1), max(k, 1), max(sms, 1)
+	s := t.Splits(m, n, k)
+	blocks := ceilDiv(m, t.BM) * ceilDiv(n, t.BN) * s
+	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
+	var out [nTerms]float64
+	out[termSerial] = float64(ceilDiv(blocks, sms)) * tile
+	out[termResident] = float64(ceilDiv(blocks, sms*o)*o) * tile
+	out[termFixed] = 1
+	if s > 1 {
+		out[termReduce] = float64(s) * float64(m) * float64(n)
+	}
+	return out
+}
+
+// timeModel is one instance's fitted time in milliseconds: its terms at o
+// blocks per multiprocessor, weighted by coef.
+type timeModel struct {
+	tiling Tiling
+	o      int
+	coef   [nTerms]float64
+}
+
+// ms is the model's time for an m x n x k problem on sms multiprocessors.
+func (tm timeModel) ms(sms, m, n, k int) float64 {
+	x := tm.tiling.terms(sms, tm.o, m, n, k)
+	var sum float64
+	for j, c := range tm.coef {
+		sum += c * x[j]
+	}
+	return sum
+}
+
+// fitModels fits a timeModel for each of g's instances to its times at
+// pts on g.SMs multiprocessors. Instances whose names differ only in their
+// split ("_k4") run the same kernel and share one fit over all their
+// times, so that the split instances, which split differently at each
+// shape, are fitted from several times the points. For each o from 1 to
+// maxResident the fit finds the non-negative weights of the terms that
+// minimise the squared relative error; the o with the least error wins
+// (the smaller within tie). An instance with no time at pts gets its serial
+// work as its model.
+func fitModels(g *Grid, pts []Point) []timeModel {
+	models := make([]timeModel, len(g.Instances))
+	groups := map[string][]int{}
+	var keys []string // in instance order, so that fits are made in the same order every time
+	for i, name := range g.Instances {
+		models[i].tiling = TilingOf(name)
+		key := unsplit(name)
+		if groups[key] == nil {
+			keys = append(keys, key)
+		}
+		groups[key] = append(groups[key], i)
+	}
+	for _, key := range keys {
+		members := groups[key]
+		o, coef := 1, [nTerms]float64{termSerial: 1}
+		bestErr := math.Inf(1)
+		for try := 1; try <= maxResident; try++ {
+			var ne normalEquations
+			for _, i := range members {
+				for _, p := range pts {
+					if ms := p.Ms[i]; ms > 0 {
+						ne.add(models[i].tiling.terms(g.SMs, try, p.M, p.N, p.K), ms)
+					}
+				}
+			}
+			if c, err, ok := ne.solve(); ok && err < bestErr-tie {
+				o, coef, bestErr = try, c, err
+			}
+		}
+		for _, i := range members {
+			models[i].o, models[i].coef = o, coef
+		}
+	}
+	return models
+}
+
+// unsplit is an instance's name without its "_k<splits>" part.
+func unsplit(name string) string {
+	parts := strings.Split(name, "_")
+	out := parts[:0]
+	for _, p := range parts {
+		if s, ok := strings.CutPrefix(p, "k"); ok {
+			if _, ok := positives([]string{s}); ok {
+				continue
+			}
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "_")
+}
+
+// normalEquations accumulates the least-squares problem of fitting
+// coef . x to a time ms, relatively: each row is x / ms against 1.
+type normalEquations struct {
+	a    [nTerms][nTerms]float64
+	b    [nTerms]float64
+	rows int
+}
+
+func (ne *normalEquations) add(x [nTerms]float64, ms float64) {
+	for j := range x {
+		x[j] /= ms
+	}
+	for j := range x {
+		ne.b[j] += x[j]
+		for l := range x {
+			ne.a[j][l] += x[j] * x[l]
+		}
+	}
+	ne.rows++
+}
+
+// solve returns the non-negative coefficients with the least squared
+// error, and that error; false when no subset of the terms has a positive
+// least-squares solution. It tries every subset but termReduce alone (it
+// is 0 where a problem does not split), in order,
+// termSerial alone first, and a later one replaces the best only with an
+// error smaller by more than tie, so that exact data keeps the simplest
+// model. The terms are scaled to unit norm first: they differ by twenty
+// orders of magnitude.
+func (ne *normalEquations) solve() (coef [nTerms]float64, sqErr float64, ok bool) {
+	var scale [nTerms]float64
+	for j := range scale {
+		scale[j] = math.Sqrt(ne.a[j][j])
+	}
+	sqErr = math.Inf(1)
+	for mask := 1; mask < 1<<nTerms; mask++ {
+		if mask == 1<<termReduce {
+			continue // 0 where a problem does not split: no model of a time
+		}
+		var idx [nTerms]int
+		n := 0
+		for j := range nTerms {
+			if mask&(1<<j) != 0 {
+				if scale[j] == 0 {
+					n = -1 // a term that is 0 at every row
+					break
+				}
+				idx[n] = j
+				n++
+			}
+		}
+		if n < 0 {
+			continue
+		}
+		var a [nTerms][nTerms]float64
+		var b [nTerms]float64
+		for r := range n {
+			for c := range n {
+				a[r][c] = ne.a[idx[r]][idx[c]] / (scale[idx[r]] * scale[idx[c]])
+			}
+			b[r] = ne.b[idx[r]] / scale[idx[r]]
+		}
+		x, solved := gauss(a, b, n)
+		if !solved || slices.Min(x[:n]) <= 0 {
+			continue
+		}
+		// sum (x.r - 1)^2 = x'Ax - 2b'x + rows, in the scaled terms.
+		e := float64(ne.rows)
+		for r := range n {
+			e -= 2 * b[r] * x[r]
+			for c := range n {
+				e += x[r] * a[r][c] * x[c]
+			}
+		}
+		if e < sqErr-tie {
+			sqErr, ok = e, true
+			coef = [nTerms]float64{}
+			for r := range n {
+				coef[idx[r]] = x[r] / scale[idx[r]]
+			}
+		}
+	}
+	return coef, sqErr, ok
+}
+
+// gauss solves the n x n system a x = b by elimination with partial
+// pivoting; false when a is singular (in the scaled terms: two terms equal,
+// or one a multiple of another, at every row).
+func gauss(a [nTerms][nTerms]float64, b [nTerms]float64, n int) ([nTerms]float64, bool) {
+	var x [nTerms]float64
+	for c := range n {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(a[r][c]) > math.Abs(a[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(a[p][c]) < 1e-10 {
+			return x, false
+		}
+		a[c], a[p] = a[p], a[c]
+		b[c], b[p] = b[p], b[c]
+		for r := c + 1; r < n; r++ {
+			f := a[r][c] / a[c][c]
+			for j := c; j < n; j++ {
+				a[r][j] -= f * a[c][j]
+			}
+			b[r] -= f * b[c]
+		}
+	}
+	for r := n - 1; r >= 0; r-- {
+		s := b[r]
+		for j := r + 1; j < n; j++ {
+			s -= a[r][j] * x[j]
+		}
+		x[r] = s / a[r][r]
+	}
+	return x, true
+}
+
+func ceilDiv(a, b int) int { return (a + b - 1) / b }

@@ -1,0 +1,240 @@
+package tuning
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestTilingOf(t *testing.T) {
+	for name, want := range map[string]Tiling{
+		"sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4":     {128, 128, 8, 4},
+		"sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq": {128, 128, 16, 4},
+		"hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128":      {64, 64, 32, 128},
+		"hgemmk_tt_f16accf32_b256x128x64_w64x64_s3":        {256, 128, 64, 1}, // the family's k is no split
+		"ladder_nn_f32_blocktile2d_b128x128x8_t8x8":        {128, 128, 8, 1},
+		"sgemm_nn_f32_cn_b64x64x8_w32x32_t4x8_s4_o4":       {64, 64, 8, 1},
+		"fast":             {1, 1, 1, 1},
+		"x_b0x64x8_k0":     {1, 1, 1, 1},
+		"x_b64x64_k+4":     {1, 1, 1, 1},
+		"x_bigtile_kernel": {1, 1, 1, 1},
+		"x_b64x64x8x2_k-3": {1, 1, 1, 1},
+		"sgemm_nn_f32_b64x32x4_w32x32_t4x8_s4_o4_k16_extra": {64, 32, 4, 16},
+	} {
+		assert.Equal(t, want, TilingOf(name), name)
+	}
+}
+
+func TestSplitsFollowTheLauncher(t *testing.T) {
+	split := Tiling{BM: 64, BN: 64, BK: 32, SplitK: 8}
+	for _, tc := range []struct {
+		t       Tiling
+		m, n, k int
+		want    int
+	}{
+		{Tiling{64, 64, 32, 1}, 256, 256, 65536, 1},
+		{split, 256, 256, 4096, 8},
+		{split, 256, 256, 32, 1},         // one k tile
+		{split, 256, 256, 100, 4},        // four k tiles, the last partial
+		{split, 2048, 4096, 4096, 2},     // 2^23 elements: two partial C's fit the workspace
+		{split, 4096, 4097, 4096, 1},     // more than 2^24: none does
+		{split, 0, 0, 4096, 8},           // an empty C needs no workspace
+		{Tiling{1, 1, 1, 0}, 8, 8, 8, 1}, // no split_k read from the name
+	} {
+		assert.Equal(t, tc.want, tc.t.Splits(tc.m, tc.n, tc.k), "%v %dx%dx%d", tc.t, tc.m, tc.n, tc.k)
+	}
+}
+
+func TestUnsplit(t *testing.T) {
+	assert.Equal(t, "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq"))
+	assert.Equal(t, "hgemmk_nn_f16accf32_b128x64x64_w64x32_s6", unsplit("hgemmk_nn_f16accf32_b128x64x64_w64x32_s6"))
+	assert.Equal(t, unsplit("hgemm_nn_f16accf32_b64x64x32_w32x32_s3"), unsplit("hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32"))
+}
+
+func TestTermsCountWavesAndSplits(t *testing.T) {
+	big := Tiling{BM: 128, BN: 128, BK: 16, SplitK: 1}
+	tile := 128.0 * 128 * 1024
+	// 8 x 8 = 64 blocks fill half of 132 multiprocessors: one block each,
+	// one wave of 2 resident blocks.
+	x := big.terms(132, 2, 1024, 1024, 1024)
+	assert.Equal(t, [nTerms]float64{tile, 2 * tile, 1, 0}, x)
+	// 12 x 12 = 144 blocks: two on some multiprocessors, still one wave of
+	// 264 resident ones.
+	x = big.terms(132, 2, 1536, 1536, 1024)
+	assert.Equal(t, [nTerms]float64{2 * tile, 2 * tile, 1, 0}, x)
+	// One row more of C takes a row of blocks more, and a k tile more
+	// rounds K up to 1040.
+	x = big.terms(132, 1, 1537, 1536, 1025)
+	assert.Equal(t, [nTerms]float64{2 * 128 * 128 * 1040, 2 * 128 * 128 * 1040, 1, 0}, x)
+
+	// 4 x 4 tiles in 8 splits of 512 of K each: 128 blocks, and 8 partial
+	// C's to write and reduce.
+	split := Tiling{BM: 64, BN: 64, BK: 32, SplitK: 8}
+	x = split.terms(132, 4, 256, 256, 4096)
+	assert.Equal(t, [nTerms]float64{64 * 64 * 512, 4 * 64 * 64 * 512, 1, 8 * 256 * 256}, x)
+
+	// No multiprocessors given counts one; empty dimensions count 1.
+	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, Tiling{1, 1, 1, 1}.terms(0, 1, 0, -1, 0))
+}
+
+func TestSolveFindsNonNegativeWeights(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	row := func() [nTerms]float64 {
+		return [nTerms]float64{1e9 * (1 + rng.Float64()), 1e10 * rng.Float64(), 1, 1e6 * rng.Float64()}
+	}
+	// Times that follow non-negative weights exactly: found exactly.
+	want := [nTerms]float64{2e-11, 0, 3e-3, 1e-9}
+	var ne normalEquations
+	for range 40 {
+		x := row()
+		ne.add(x, dot(want, x))
+	}
+	coef, sqErr, ok := ne.solve()
+	require.True(t, ok)
+	assert.InDelta(t, 0, sqErr, 1e-12)
+	for j := range want {
+		if want[j] == 0 {
+			assert.Zero(t, coef[j], "term %d", j)
+		} else {
+			assert.InEpsilon(t, want[j], coef[j], 1e-6, "term %d", j)
+		}
+	}
+
+	// Times that would need a negative fixed time: none is given.
+	ne = normalEquations{}
+	for range 40 {
+		x := row()
+		ne.add(x, 1e-11*x[termSerial]-1e-3)
+	}
+	coef, _, ok = ne.solve()
+	require.True(t, ok)
+	for j, c := range coef {
+		assert.GreaterOrEqual(t, c, 0.0, "term %d", j)
+	}
+	assert.Zero(t, coef[termFixed])
+
+	// Times of split problems only, in proportion to their reductions: the
+	// model still has a time for a problem that does not split.
+	ne = normalEquations{}
+	for r := range 40 {
+		ne.add([nTerms]float64{1, 1, 1, float64(r + 1)}, 1e-3*float64(r+1))
+	}
+	coef, _, ok = ne.solve()
+	require.True(t, ok)
+	assert.Positive(t, coef[termSerial]+coef[termResident]+coef[termFixed])
+
+	_, _, ok = (&normalEquations{}).solve()
+	assert.False(t, ok, "no rows")
+}
+
+func dot(a, b [nTerms]float64) float64 {
+	var s float64
+	for j := range a {
+		s += a[j] * b[j]
+	}
+	return s
+}
+
+// modelGrid is a grid of the named instances whose times follow their
+// models exactly: each instance's timeModel with coefficients coef[i] and
+// o resident blocks, on 132 multiprocessors, at shapes {lo, ..., hi}^3 in
+// steps of 2x.
+func modelGrid(names []string, o []int, coef [][nTerms]float64, lo, hi int) Grid {
+	g := Grid{Family: "sgemm", Layout: "nn", Instances: names, SMs: 132}
+	for m := lo; m <= hi; m *= 2 {
+		for n := lo; n <= hi; n *= 2 {
+			for k := lo; k <= hi; k *= 2 {
+				p := Point{M: m, N: n, K: k}
+				for i, name := range names {
+					p.Ms = append(p.Ms, timeModel{TilingOf(name), o[i], coef[i]}.ms(132, m, n, k))
+				}
+				g.Points = append(g.Points, p)
+			}
+		}
+	}
+	return g
+}
+
+// TestFitModelsRecoverTheModel: fitted to times that follow a model, the
+// fit finds it back, blocks per multiprocessor included, for instances
+// that differ only in split_k from their shared times.
+func TestFitModelsRecoverTheModel(t *testing.T) {
+	names := []string{"f_nn_b128x128x16_s3", "f_nn_b64x64x8_s4", "f_nn_b64x64x8_s4_k16"}
+	o := []int{1, 3, 3}
+	coef := [][nTerms]float64{
+		{1e-9, 0, 4e-3, 0},
+		{0, 2e-9, 3e-3, 5e-9},
+		{0, 2e-9, 3e-3, 5e-9},
+	}
+	g := modelGrid(names, o, coef, 64, 8192)
+	models := fitModels(&g, g.Points)
+	for i, tm := range models {
+		assert.Equal(t, TilingOf(names[i]), tm.tiling, names[i])
+		assert.Equal(t, o[i], tm.o, "%s: blocks per multiprocessor", names[i])
+		for j := range coef[i] {
+			if coef[i][j] == 0 {
+				assert.Zero(t, tm.coef[j], "%s: term %d", names[i], j)
+			} else {
+				assert.InEpsilon(t, coef[i][j], tm.coef[j], 1e-6, "%s: term %d", names[i], j)
+			}
+		}
+	}
+
+	// Nothing measured: the serial work.
+	for _, tm := range fitModels(&g, nil) {
+		assert.Equal(t, [nTerms]float64{termSerial: 1}, tm.coef)
+		assert.Equal(t, 1, tm.o)
+	}
+}
+
+// TestPredictFollowsTheModelBetweenPoints: where times follow the model,
+// Predict gives the model's time and fastest instance at any shape, also
+// where the waves, the tiles' edges and the splits make the fastest change
+// between two points.
+func TestPredictFollowsTheModelBetweenPoints(t *testing.T) {
+	names := []string{"f_nn_b128x256x16_s3", "f_nn_b128x128x16_s3", "f_nn_b64x64x8_s4_o4", "f_nn_b64x64x8_s4_o4_k32"}
+	o := []int{1, 2, 4, 4}
+	coef := [][nTerms]float64{
+		{0.8e-9, 0, 6e-3, 0},
+		{0.5e-9, 0.25e-9, 5e-3, 0},
+		{0, 0.7e-9, 4e-3, 4e-9},
+		{0, 0.7e-9, 4e-3, 4e-9},
+	}
+	g := modelGrid(names, o, coef, 128, 8192)
+	p := NewPredictor(&g, 1)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 300 {
+		m, n, k := 100+rng.IntN(9000), 100+rng.IntN(9000), 100+rng.IntN(9000)
+		times := map[string]float64{}
+		fastest := math.Inf(1)
+		for i, name := range names {
+			times[name] = timeModel{TilingOf(name), o[i], coef[i]}.ms(132, m, n, k)
+			fastest = min(fastest, times[name])
+		}
+		name, ms, ok := p.Predict(m, n, k)
+		require.True(t, ok)
+		// The fastest, or one as fast: a split instance whose C is too
+		// large to split runs as its unsplit twin.
+		assert.InEpsilon(t, fastest, times[name], 1e-9, "%dx%dx%d: %s", m, n, k, name)
+		assert.InEpsilon(t, fastest, ms, 1e-6, "%dx%dx%d", m, n, k)
+	}
+}
+
+func TestPredictorIsPredict(t *testing.T) {
+	g := corners()
+	p := NewPredictor(&g, 1)
+	rng := rand.New(rand.NewPCG(9, 10))
+	for range 100 {
+		m, n, k := rng.IntN(6000), rng.IntN(6000), rng.IntN(6000)
+		name, ms, ok := p.Predict(m, n, k)
+		wantName, wantMs, wantOk := Predict(&g, m, n, k, 1)
+		assert.Equal(t, wantOk, ok)
+		assert.Equal(t, wantName, name, "%dx%dx%d", m, n, k)
+		assert.Equal(t, wantMs, ms, "%dx%dx%d", m, n, k)
+	}
+	_, _, ok := NewPredictor(nil, 4).Predict(5, 5, 5)
+	assert.False(t, ok)
+}
