@@ -96,6 +96,10 @@ type Engine struct {
 	ranked  map[rankKey][]kernels.GEMM // choose's candidates in ranking order (see newEngine)
 	tune    *tuning.Table              // measured on this GPU for arch; nil: the heuristic alone
 
+	// The families among each key's candidates, in ranking order: those
+	// the table's predictions compete between (chooseFor).
+	families map[rankKey][]string
+
 	// choose's own choices (no instance named), by problem: a table's
 	// prediction takes 10-40 us of CPU (more than a 1024^3 HGEMM takes on
 	// an H100), and applications call a few shapes many times. At most
@@ -162,7 +166,7 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 	rankOf := func(k kernels.GEMM) int { return rank(k.Name, order(k.Tiling.A), order(k.Tiling.B)) }
 	ranked := slices.Clone(e.kernels)
 	sort.SliceStable(ranked, func(i, j int) bool { return rankOf(ranked[i]) < rankOf(ranked[j]) })
-	e.ranked = map[rankKey][]kernels.GEMM{}
+	e.ranked, e.families = map[rankKey][]kernels.GEMM{}, map[rankKey][]string{}
 	for _, kern := range ranked {
 		// The SGEMM ladder runs by name only. fp16-accumulating instances
 		// compete only among themselves (GEMMAcc): SGEMM and HGEMM promise
@@ -170,6 +174,9 @@ func newEngine(dev *cuda.Device, cc int) (*Engine, error) {
 		if !kern.Reference {
 			key := rankKey{dtypeOf(kern.Tiling.Elem), dtypeOf(kern.Tiling.Acc), order(kern.Tiling.A), order(kern.Tiling.B)}
 			e.ranked[key] = append(e.ranked[key], kern)
+			if !slices.Contains(e.families[key], kern.Family) {
+				e.families[key] = append(e.families[key], kern.Family)
+			}
 		}
 	}
 	e.setTable(tuning.Find(kernels.Tunings, dev.Info().Name, arch))
@@ -606,7 +613,8 @@ func (e *Engine) predictor(family, layout string, sms, align int) *tuning.Predic
 // chooseFor is choose's own choice on a device of sms multiprocessors (the
 // tests replay it for a GPU they do not have).
 func (e *Engine) chooseFor(sms int, dt, acc DType, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
-	cands := e.ranked[rankKey{dt, acc, a, b}]
+	key := rankKey{dt, acc, a, b}
+	cands := e.ranked[key]
 	if len(cands) == 0 {
 		return kernels.GEMM{}, Choice{}, fmt.Errorf("gemm: no %s kernel accumulating in %s for A %s and B %s on sm_%d", dt, acc, a, b, e.arch)
 	}
@@ -620,13 +628,7 @@ func (e *Engine) chooseFor(sms int, dt, acc DType, a, b Order, m, n, k int) (ker
 	// candidates competes on its predicted time (families in ranking order,
 	// so a tie goes to the first).
 	best, bestMs := "", 0.0
-	var families []string
-	for _, g := range cands {
-		if !slices.Contains(families, g.Family) {
-			families = append(families, g.Family)
-		}
-	}
-	for _, fam := range families {
+	for _, fam := range e.families[key] {
 		p := e.predictor(fam, layout, sms, VectorElems(dt))
 		if p == nil {
 			continue
