@@ -43,9 +43,9 @@ struct V {
 };
 #define PAIR(name, ...)                                                                                     \
   V{std::string(name) + " off", kgen::sgemm::launch<Cfg<__VA_ARGS__, false>>,                              \
-    kgen::sgemm::workspace_bytes<Cfg<__VA_ARGS__, false>>},                                                \
+    kgen::workspace_bytes<Cfg<__VA_ARGS__, false>>},                                                \
       V{std::string(name) + " early", kgen::sgemm::launch<Cfg<__VA_ARGS__, true>>,                         \
-        kgen::sgemm::workspace_bytes<Cfg<__VA_ARGS__, true>>}
+        kgen::workspace_bytes<Cfg<__VA_ARGS__, true>>}
 
 static std::vector<V> variants() {
   return {

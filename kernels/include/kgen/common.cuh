@@ -194,36 +194,68 @@ inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_byte
 // Elem::load and Elem::store between it and fp32 (kgen::sgemm's and
 // kgen::hgemm's). A template on the instance K so that every instance's
 // file has its own copy: instances link together into one library.
+//
+// With quads (launch_reduce decides) each thread takes 4 consecutive
+// elements of a row and reads each partial's 4 as one float4 (N is then a
+// multiple of 4, and the partial C's are rows of N in a 16-byte aligned
+// workspace); else one element. A split problem's M x N is at most
+// kMaxPartials / 2, so 32-bit indices reach every partial.
 template <class K, class Elem>
-__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, float alpha, const float* __restrict__ ws,
-                                                     float beta, typename Elem::T* __restrict__ C, int64_t ldc) {
+__global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, bool quads, float alpha,
+                                                     const float* __restrict__ ws, float beta,
+                                                     typename Elem::T* __restrict__ C, int64_t ldc) {
   if constexpr (K::kEarly) {
     // Launched early: its blocks take the SMs that the splits' last blocks
     // leave, instead of following the whole grid after a launch gap.
     allow_early_start();
     wait_prior_grids();
   }
-  const int64_t mn = static_cast<int64_t>(M) * N;
-  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < mn;
-       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float sum = ws[i];
-    for (int s = 1; s < splits; ++s) sum += ws[s * mn + i];
-    typename Elem::T* c = C + (i / N) * ldc + i % N;
-    float out = alpha * sum;
-    if (beta != 0.0f) out = fmaf(beta, Elem::load(c), out);
-    Elem::store(c, out);
+  const int mn = M * N, width = quads ? 4 : 1, per_row = N / width, total = M * per_row;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    const int row = i / per_row, col = (i % per_row) * width, at = row * N + col;
+    float sum[4];
+    if (quads) {
+      float4 p = *reinterpret_cast<const float4*>(ws + at);
+      sum[0] = p.x, sum[1] = p.y, sum[2] = p.z, sum[3] = p.w;
+      for (int s = 1; s < splits; ++s) {
+        p = *reinterpret_cast<const float4*>(ws + s * mn + at);
+        sum[0] += p.x, sum[1] += p.y, sum[2] += p.z, sum[3] += p.w;
+      }
+    } else {
+      sum[0] = ws[at];
+      for (int s = 1; s < splits; ++s) sum[0] += ws[s * mn + at];
+    }
+    typename Elem::T* c = C + static_cast<int64_t>(row) * ldc + col;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      if (j < width) {
+        float out = alpha * sum[j];
+        if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
+        Elem::store(c + j, out);
+      }
+    }
   }
 }
+
+// kQuadReduce is the size of C (elements) from which launch_reduce gives
+// each thread 4 of them: reading float4s, the reduction of 4 splits of a
+// 1024 x 1024 C took 1.5 us (2.5%) less of a 1024^3 SGEMM on an H100, but
+// with 4 times fewer threads the 128 splits of a 64 x 64 C took 6 us more
+// (bench/results/h100-2026-11-25-session16.md): small C's keep a thread
+// per element, for the parallelism across partials.
+constexpr int64_t kQuadReduce = int64_t{1} << 18;
 
 // launch_reduce starts reduce_splits for an M x N C after the splits on
 // stream (early on sm_90, where it waits for them).
 template <class K, class Elem>
 inline cudaError_t launch_reduce(int M, int N, int splits, float alpha, const float* ws, float beta,
                                  typename Elem::T* C, int64_t ldc, cudaStream_t stream) {
-  const int64_t want = (static_cast<int64_t>(M) * N + 255) / 256;
+  const int64_t mn = static_cast<int64_t>(M) * N;
+  const bool quads = N % 4 == 0 && mn >= kQuadReduce;
+  const int64_t want = ((quads ? mn / 4 : mn) + 255) / 256;
   const unsigned blocks = static_cast<unsigned>(want < 4096 ? want : 4096);
   return launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K, Elem>, dim3(blocks), dim3(256), 0, stream, M, N,
-                            splits, alpha, ws, beta, C, ldc);
+                            splits, quads, alpha, ws, beta, C, ldc);
 }
 
 }  // namespace kgen
