@@ -238,12 +238,14 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
 }
 
 // kQuadReduce is the size of C (elements) from which launch_reduce gives
-// each thread 4 of them: reading float4s, the reduction of 4 splits of a
-// 1024 x 1024 C took 1.5 us (2.5%) less of a 1024^3 SGEMM on an H100, but
-// with 4 times fewer threads the 128 splits of a 64 x 64 C took 6 us more
-// (bench/results/h100-2026-11-25-session16.md): small C's keep a thread
-// per element, for the parallelism across partials.
-constexpr int64_t kQuadReduce = int64_t{1} << 18;
+// each thread 4 of them. On an H100 (bench/results/h100-2026-11-25-
+// session16.md): reading float4s, the 4 splits of a 1024 x 1024 C took 1.5
+// us (2.5%) less of a 1024^3 SGEMM, against the same headers without them;
+// with 4 times fewer threads, the 128 splits of a 64 x 64 C took 6 us more,
+// and HGEMM's 8 splits of a 512 x 512 C ran 5% slower than a run of the
+// session before (not side by side). Below a 1024 x 1024 C a thread takes
+// one element, for the parallelism across partials.
+constexpr int64_t kQuadReduce = int64_t{1} << 20;
 
 // launch_reduce starts reduce_splits for an M x N C after the splits on
 // stream (early on sm_90, where it waits for them).
