@@ -167,6 +167,15 @@ inline int splits_for(int M, int N, int Kd) {
   return s > 1 ? static_cast<int>(s) : 1;
 }
 
+// split_k_tiles is this block's share [begin, end) of a C tile's k_tiles
+// k tiles: split blockIdx.y of gridDim.y (the launcher's splits_for), each
+// of ceil(k_tiles / splits) tiles; a split past the last tile gets none.
+__device__ __forceinline__ void split_k_tiles(int k_tiles, int& begin, int& end) {
+  const int per_split = ceil_div(k_tiles, static_cast<int>(gridDim.y));
+  begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
+  end = min(begin + per_split, k_tiles);
+}
+
 // workspace_bytes is the workspace launch needs for an M x N x Kd problem:
 // a partial C of floats per split when the k range is split, else none.
 template <class K>

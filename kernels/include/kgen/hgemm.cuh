@@ -694,11 +694,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 
   // This block's k tiles: all of them, or its split's share (grid y).
-  const int k_tiles = ceil_div(Kd, K::BK);
-  const int splits = gridDim.y;
-  const int per_split = ceil_div(k_tiles, splits);
-  const int kt_begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
-  const int kt_end = min(kt_begin + per_split, k_tiles);
+  int kt_begin, kt_end;
+  split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
   const bool full_mn = m0 + K::BM <= M && n0 + K::BN <= N;
   // Whole k tiles on the fast path where it applies, then the rest (the
   // partial k tile, or everything) checked.
@@ -710,7 +707,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   mainloop<K, true>(la, lb, kt_checked, kt_end, smem, ba, bb, acc);
 
   if constexpr (K::kSplitK > 1) {
-    if (splits > 1) {
+    if (gridDim.y > 1) {
       store_partial<K>(acc, m0 + wm, n0 + wn, M, N, ws + static_cast<int64_t>(blockIdx.y) * M * N);
       return;
     }

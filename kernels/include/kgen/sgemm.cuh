@@ -539,11 +539,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 
   // This block's k tiles: all of them, or its split's share.
-  const int k_tiles = ceil_div(Kd, K::BK);
-  const int splits = gridDim.y;
-  const int per_split = ceil_div(k_tiles, splits);
-  const int kt_begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
-  const int kt_end = min(kt_begin + per_split, k_tiles);
+  int kt_begin, kt_end;
+  split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
   // Whole k tiles on the fast path, then the partial one, if any, checked.
   const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
   if constexpr (K::kAsync) {
@@ -555,7 +552,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
 
   if constexpr (K::kSplitK > 1) {
-    if (splits > 1) {
+    if (gridDim.y > 1) {
       float* const part = ws + static_cast<int64_t>(blockIdx.y) * M * N;
       const bool vec_w = K::kVecGlobal && full_mn && vector_ok(part, N);
       store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, 1.0f, 0.0f, part, N, vec_w);
