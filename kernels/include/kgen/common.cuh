@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <atomic>
+#include <type_traits>
 
 #include "kernels/runtime/kgen_status.h"
 #include "kgen/launch.cuh"
@@ -177,11 +178,12 @@ __device__ __forceinline__ void split_k_tiles(int k_tiles, int& begin, int& end)
 }
 
 // workspace_bytes is the workspace launch needs for an M x N x Kd problem:
-// a partial C of floats per split when the k range is split, else none.
+// a partial C of floats per split when the k range is split through memory,
+// else none (no split, or the splits sum in a cluster: K::kClusterReduce).
 template <class K>
 inline int64_t workspace_bytes(int M, int N, int Kd) {
   const int splits = splits_for<K>(M, N, Kd);
-  if (splits <= 1 || M <= 0 || N <= 0) return 0;
+  if (K::kClusterReduce || splits <= 1 || M <= 0 || N <= 0) return 0;
   return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
 }
 
@@ -244,6 +246,98 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
       }
     }
   }
+}
+
+// Split-K in a thread-block cluster (sm_90 and later; K::kClusterReduce):
+// the splits of one C tile are the blocks of one cluster, grid y, and each
+// leaves its unscaled partial tile in its own shared memory; each block then
+// sums a share of the tile's rows over every block's shared memory
+// (distributed shared memory), in split order as reduce_splits does, and
+// writes it to C. No workspace and no second kernel.
+
+// kMaxClusterSplits is the most splits a cluster holds: 8, the cluster size
+// every sm_90 device can schedule (portable).
+constexpr int kMaxClusterSplits = 8;
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// cluster_sync is a barrier over every thread of the cluster; shared memory
+// written before it is visible to every block of the cluster after it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.aligned;\n\tbarrier.cluster.wait.aligned;" ::: "memory");
+}
+// cluster_rank is this block's rank in its cluster.
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+// load_cluster reads the float4 at shared address addr (this block's) in the
+// shared memory of block rank of the cluster.
+__device__ __forceinline__ float4 load_cluster(uint32_t addr, unsigned rank) {
+  uint32_t remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(rank));
+  float4 v;
+  asm volatile("ld.shared::cluster.v4.f32 {%0, %1, %2, %3}, [%4];"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "r"(remote)
+               : "memory");
+  return v;
+}
+#endif
+
+// cluster_sum_tile finishes a tile split over the blocks of a cluster
+// (ranks 0 .. gridDim.y - 1 are the splits in order). Each block has stored
+// its partial BM x BN tile, row-major with rows of R floats, at tile in its
+// shared memory; THREADS is the block's size. The block of rank r sums
+// rows share r of the tile over every block, in rank order, and writes
+// alpha * sum + beta * C to the part of C from (m0, n0) inside M x N, in
+// float4s of a row where C allows (Elem::T float, 16-byte aligned rows).
+// Every block of the cluster must call it; it returns when no block reads
+// another's shared memory any more.
+template <class Elem, int BM, int BN, int R, int THREADS>
+__device__ __forceinline__ void cluster_sum_tile(const float* tile, int m0, int n0, int M, int N, float alpha,
+                                                 float beta, typename Elem::T* __restrict__ C, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  static_assert(BN % 4 == 0 && R % 4 == 0, "tile rows are whole float4s");
+  constexpr int kQuadsPerRow = BN / 4;
+  const unsigned splits = gridDim.y, rank = cluster_rank();
+  const int rows = ceil_div(BM, static_cast<int>(splits));
+  const int first = static_cast<int>(rank) * rows, last = min(first + rows, BM);
+  const bool vec = std::is_same<typename Elem::T, float>::value && vector_ok(C, ldc);
+  const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(tile));
+  cluster_sync();  // every split's tile is in place
+  for (int q = first * kQuadsPerRow + static_cast<int>(threadIdx.x); q < last * kQuadsPerRow; q += THREADS) {
+    const int row = q / kQuadsPerRow, col = (q % kQuadsPerRow) * 4, m = m0 + row, n = n0 + col;
+    if (m >= M || n >= N) continue;
+    const uint32_t at = base + static_cast<uint32_t>((row * R + col) * 4);
+    float4 sum = load_cluster(at, 0);
+    for (unsigned s = 1; s < splits; ++s) {
+      const float4 p = load_cluster(at, s);
+      sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
+    }
+    typename Elem::T* c = C + static_cast<int64_t>(m) * ldc + n;
+    if (vec && n + 4 <= N) {
+      float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
+      if (beta != 0.0f) {
+        const float4 old = *reinterpret_cast<const float4*>(c);
+        out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
+        out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
+      }
+      *reinterpret_cast<float4*>(c) = out;
+    } else {
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        if (n + j < N) {
+          float out = alpha * v[j];
+          if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
+          Elem::store(c + j, out);
+        }
+      }
+    }
+  }
+  cluster_sync();  // no block leaves while another reads its shared memory
+#endif
 }
 
 // kQuadReduce is the size of C (elements) from which launch_reduce gives

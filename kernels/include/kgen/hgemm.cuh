@@ -259,6 +259,8 @@ struct Config {
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr Accum kAccum = ACC_;
   static constexpr int kSplitK = SPLIT_K_;
+  // Splits always sum through a workspace (kgen/common.cuh).
+  static constexpr bool kClusterReduce = false;
   // Launched early on sm_90 (programmatic dependent launch, kgen/launch.cuh)
   // where early_pays.
   static constexpr bool kEarly = true;

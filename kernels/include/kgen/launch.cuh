@@ -95,27 +95,46 @@ __device__ __forceinline__ void warm_l2(const void* p, int64_t ld_bytes, int row
 #endif
 }
 
-// launch_maybe_early is kernel<<<grid, block, smem, stream>>>(args...),
-// with the programmatic-serialization attribute when early: only for a
-// kernel that waits (its code for sm_90 or later). It returns the launch's
-// error and clears it from the thread's last error, as cudaGetLastError
-// after <<<>>> does.
+// launch_in_clusters is kernel<<<grid, block, smem, stream>>>(args...) with
+// launch attributes: early adds programmatic serialization (only for a
+// kernel that waits: its code for sm_90 or later), and cluster_y > 1 groups
+// every cluster_y blocks along grid y into a thread-block cluster (sm_90 and
+// later; grid y a multiple of it). It returns the launch's error and clears
+// it from the thread's last error, as cudaGetLastError after <<<>>> does.
 template <class... KernelParams, class... Args>
-inline cudaError_t launch_maybe_early(bool early, void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem,
-                                      cudaStream_t stream, Args&&... args) {
+inline cudaError_t launch_in_clusters(bool early, unsigned cluster_y, void (*kernel)(KernelParams...), dim3 grid,
+                                      dim3 block, size_t smem, cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = grid;
   cfg.blockDim = block;
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attr[2];
+  unsigned n = 0;
+  if (early) {
+    attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[n].val.programmaticStreamSerializationAllowed = 1;
+    ++n;
+  }
+  if (cluster_y > 1) {
+    attr[n].id = cudaLaunchAttributeClusterDimension;
+    attr[n].val.clusterDim.x = 1;
+    attr[n].val.clusterDim.y = cluster_y;
+    attr[n].val.clusterDim.z = 1;
+    ++n;
+  }
   cfg.attrs = attr;
-  cfg.numAttrs = early ? 1 : 0;
+  cfg.numAttrs = n;
   const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
   const cudaError_t last = cudaGetLastError();
   return err != cudaSuccess ? err : last;
+}
+
+// launch_maybe_early is launch_in_clusters without clusters.
+template <class... KernelParams, class... Args>
+inline cudaError_t launch_maybe_early(bool early, void (*kernel)(KernelParams...), dim3 grid, dim3 block, size_t smem,
+                                      cudaStream_t stream, Args&&... args) {
+  return launch_in_clusters(early, 1, kernel, grid, block, smem, stream, static_cast<Args&&>(args)...);
 }
 
 }  // namespace kgen

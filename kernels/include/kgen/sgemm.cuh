@@ -225,7 +225,8 @@ struct AsyncLoader {
 // k range of one C tile, how a warp's lanes lie on its thread grid
 // (lane_coords), and the order of a k step's multiply-adds (multiply_tile).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
-          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0>
+          Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
+          bool CLUSTER_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -257,8 +258,17 @@ struct Config {
   using LoaderB = TileLoader<BN, BK, kThreads, kBKContig>;
   static constexpr int kStageA = BK * LoaderA::kRow;  // floats per buffer
   static constexpr int kStageB = BK * LoaderB::kRow;
+  // With CLUSTER_ the splits of a C tile sum in a thread-block cluster
+  // (cluster_sum_tile, kgen/common.cuh) instead of through a workspace and
+  // a second kernel: in objects for sm_90 and later; an older arch's object
+  // splits through the workspace. The partial tile is staged in the
+  // pipeline's shared memory, rows of kTileRow floats.
+  static constexpr bool kClusterReduce = CLUSTER_ && SPLIT_K_ > 1 && kArch >= 90;
+  static constexpr int kTileRow = BN + kPad;
+  static constexpr int kRingBytes = kAsync ? kStages * (kStageA + kStageB) * 4 : 0;
+  static constexpr int kTileBytes = kClusterReduce ? BM * kTileRow * 4 : 0;
   // Dynamic shared memory of the cp.async pipeline (0 for the register one).
-  static constexpr int kSmemBytes = kAsync ? kStages * (kStageA + kStageB) * 4 : 0;
+  static constexpr int kSmemBytes = kRingBytes > kTileBytes ? kRingBytes : kTileBytes;
 
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
   static_assert(WM % TM == 0 && WN % TN == 0, "thread tiles divide the warp tile");
@@ -269,6 +279,8 @@ struct Config {
   static_assert(LANE_MAP_ >= 0 && LANE_MAP_ <= 2 && (LANE_MAP_ != 2 || (32 / kLanesN) % 2 == 0),
                 "lane map 0, 1 or 2 (2: an even number of thread rows)");
   static_assert(FMA_ORDER_ >= 0 && FMA_ORDER_ <= 2, "FFMA order 0, 1 or 2");
+  static_assert(!CLUSTER_ || (kAsync && SPLIT_K_ >= 2 && SPLIT_K_ <= kMaxClusterSplits),
+                "a cluster split needs the cp.async pipeline and 2 to 8 splits");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
@@ -490,6 +502,13 @@ struct Smem<K, false> {
   }
 };
 
+// F32 is C's element for reduce_splits and cluster_sum_tile (kgen/common.cuh).
+struct F32 {
+  using T = float;
+  __device__ static float load(const float* p) { return *p; }
+  __device__ static void store(float* p, float v) { *p = v; }
+};
+
 // gemm_kernel computes one BM x BN tile of C per block; with grid y > 1 the
 // block takes split blockIdx.y of the k tiles and writes its unscaled partial
 // sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C.
@@ -551,6 +570,23 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem_a, smem_b, acc);
   }
 
+  if constexpr (K::kClusterReduce) {
+    if (gridDim.y > 1) {
+      // The ring is drained (mainloop_async): the partial tile takes its place.
+#pragma unroll
+      for (int i = 0; i < K::TM; ++i) {
+        const int row = a_off + (i / 4) * K::kGroupStrideM + (i % 4);
+#pragma unroll
+        for (int g = 0; g < K::kGroupsN; ++g) {
+          const float* r = &acc[i][g * 4];
+          *reinterpret_cast<float4*>(&smem[row * K::kTileRow + b_off + g * K::kGroupStrideN]) =
+              make_float4(r[0], r[1], r[2], r[3]);
+        }
+      }
+      cluster_sum_tile<F32, K::BM, K::BN, K::kTileRow, K::kThreads>(smem, m0, n0, M, N, alpha, beta, C, ldc);
+      return;
+    }
+  }
   if constexpr (K::kSplitK > 1) {
     if (gridDim.y > 1) {
       float* const part = ws + static_cast<int64_t>(blockIdx.y) * M * N;
@@ -562,13 +598,6 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   const bool vec_c = K::kVecGlobal && full_mn && vector_ok(C, ldc);
   store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, alpha, beta, C, ldc, vec_c);
 }
-
-// F32 is C's element for reduce_splits (kgen/common.cuh).
-struct F32 {
-  using T = float;
-  __device__ static float load(const float* p) { return *p; }
-  __device__ static void store(float* p, float v) { *p = v; }
-};
 
 // prepare sets the cp.async kernel's dynamic shared memory limit above the
 // 48 KiB default, once per device.
@@ -603,9 +632,10 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   const dim3 grid(static_cast<unsigned>(blocks), splits);
   float* const part = static_cast<float*>(ws);
   const bool early = kArch >= 90 && K::kEarly && early_pays<K>(gemm_kernel<K>, K::kThreads, K::kSmemBytes);
-  cudaError_t e = launch_maybe_early(early, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
-                                     alpha, A, lda, B, ldb, beta, C, ldc, part);
-  if (e == cudaSuccess && splits > 1) {
+  const unsigned cluster = K::kClusterReduce ? splits : 1;
+  cudaError_t e = launch_in_clusters(early, cluster, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M,
+                                     N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
+  if (e == cudaSuccess && splits > 1 && !K::kClusterReduce) {
     e = launch_reduce<K, F32>(M, N, splits, alpha, static_cast<const float*>(part), beta, C, ldc, stream);
   }
   return static_cast<int>(e);

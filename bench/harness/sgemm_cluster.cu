@@ -1,0 +1,225 @@
+// Harness (session 17): split-K summed in a thread-block cluster (Config's CLUSTER, kgen::cluster_sum_tile) against
+// the same instances summing through a workspace and a second kernel (reduce_splits), layout nn, at the shapes whose
+// picks split k (1024^3, 128x8192x8192, 1024x1024x8192) and against cuBLAS SGEMM in pedantic math, all timed the same
+// way in interleaved rounds (bench/harness/timing.h) over operand sets rotated past the 50 MB L2. Every variant is
+// checked against cuBLAS first (largest difference relative to the largest |C|), and each cluster variant must equal
+// its workspace twin bit for bit, also at odd shapes with beta != 0 and an odd ldc. It prints how many clusters of
+// each cluster variant the GPU holds at once. With PROF set only the checks run (for compute-sanitizer).
+// Build on the GPU machine from the repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
+//     -o /tmp/sgemm_cluster bench/harness/sgemm_cluster.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bench/harness/timing.h"
+#include "kgen/sgemm.cuh"
+
+using kgen::Order;
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN_, int S, int SK, int MAP, bool CL>
+using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN_, 1, true, Order::Row, Order::Row, S, SK, MAP, 0, CL>;
+
+typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
+                      void*, int64_t, cudaStream_t);
+typedef int64_t (*Workspace)(int, int, int);
+typedef int (*Clusters)(int);
+struct V {
+  std::string name;
+  Launch f;
+  Workspace ws;
+  Clusters clusters;  // clusters of the given size the GPU holds at once; null without clusters
+};
+
+template <class K>
+int max_clusters(int splits) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(132, splits);
+  cfg.blockDim = dim3(K::kThreads);
+  cfg.dynamicSmemBytes = K::kSmemBytes;
+  cudaLaunchAttribute a;
+  a.id = cudaLaunchAttributeClusterDimension;
+  a.val.clusterDim.x = 1, a.val.clusterDim.y = splits, a.val.clusterDim.z = 1;
+  cfg.attrs = &a;
+  cfg.numAttrs = 1;
+  int n = -1;
+  if (kgen::sgemm::prepare<K>() != cudaSuccess || cudaOccupancyMaxActiveClusters(&n, kgen::sgemm::gemm_kernel<K>, &cfg) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return n;
+}
+
+#define PAIR(name, ...)                                                                                     \
+  V{std::string(name) + " workspace", kgen::sgemm::launch<Cfg<__VA_ARGS__, false>>,                        \
+    kgen::workspace_bytes<Cfg<__VA_ARGS__, false>>, nullptr},                                               \
+      V{std::string(name) + " cluster", kgen::sgemm::launch<Cfg<__VA_ARGS__, true>>,                       \
+        kgen::workspace_bytes<Cfg<__VA_ARGS__, true>>, max_clusters<Cfg<__VA_ARGS__, true>>}
+
+static std::vector<V> variants() {
+  return {
+      PAIR("b256x128x16 t8x16 s3 k4", 256, 128, 16, 64, 64, 8, 16, 3, 4, 0),
+      PAIR("b128x256x16 t8x16 s3 k4", 128, 256, 16, 64, 64, 8, 16, 3, 4, 0),
+      PAIR("b128x128x16 t8x8 s3 k4 lc", 128, 128, 16, 32, 64, 8, 8, 3, 4, 1),
+      PAIR("b128x128x16 t8x8 s3 k2 lc", 128, 128, 16, 32, 64, 8, 8, 3, 2, 1),
+      PAIR("b128x128x16 t8x8 s3 k8 lc", 128, 128, 16, 32, 64, 8, 8, 3, 8, 1),
+      PAIR("b256x128x16 t8x16 s3 k2", 256, 128, 16, 64, 64, 8, 16, 3, 2, 0),
+  };
+}
+
+static float frand() { return rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f; }
+
+// check_twins runs every pair at an odd shape with beta != 0 and ldc = N + 3, C poisoned around the matrix, and
+// requires the cluster variant's C (guards included) to equal its workspace twin's bit for bit. It returns the number
+// of pairs that differ.
+static int check_twins(const std::vector<V>& vs, cudaStream_t st, int M, int N, int K) {
+  const int ldc = N + 3;
+  const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * ldc + 64;
+  std::vector<float> ha(ea), hb(eb), hc(ec);
+  for (auto& x : ha) x = frand();
+  for (auto& x : hb) x = frand();
+  for (auto& x : hc) x = frand();
+  float *A, *B, *C;
+  CK(cudaMalloc(&A, ea * 4));
+  CK(cudaMalloc(&B, eb * 4));
+  CK(cudaMalloc(&C, ec * 4));
+  CK(cudaMemcpy(A, ha.data(), ea * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(B, hb.data(), eb * 4, cudaMemcpyHostToDevice));
+  int64_t wsb = 16;
+  for (const V& v : vs) wsb = std::max(wsb, v.ws(M, N, K));
+  void* ws;
+  CK(cudaMalloc(&ws, wsb));
+  std::vector<std::vector<float>> out(vs.size(), std::vector<float>(ec));
+  for (size_t vi = 0; vi < vs.size(); ++vi) {
+    CK(cudaMemcpy(C, hc.data(), ec * 4, cudaMemcpyHostToDevice));
+    // C starts 32 floats in: the 32 before and after it are guards.
+    const int rc = vs[vi].f(M, N, K, 0.75f, A, K, B, N, 0.5f, C + 32, ldc, ws, wsb, st);
+    CK(cudaStreamSynchronize(st));
+    if (rc) {
+      printf("%s: launch %d at %dx%dx%d\n", vs[vi].name.c_str(), rc, M, N, K);
+      exit(1);
+    }
+    CK(cudaMemcpy(out[vi].data(), C, ec * 4, cudaMemcpyDeviceToHost));
+  }
+  int bad = 0;
+  for (size_t vi = 0; vi + 1 < vs.size(); vi += 2) {
+    const bool same = memcmp(out[vi].data(), out[vi + 1].data(), ec * 4) == 0;
+    bad += !same;
+    printf("%dx%dx%d beta 0.5 ldc %d: %s %s its workspace twin\n", M, N, K, ldc, vs[vi + 1].name.c_str(),
+           same ? "equals" : "DIFFERS FROM");
+  }
+  cudaFree(A);
+  cudaFree(B);
+  cudaFree(C);
+  cudaFree(ws);
+  return bad;
+}
+
+int main() {
+  const bool prof = getenv("PROF") != nullptr;
+  cublasHandle_t h;
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  cublasSetStream(h, st);
+  const std::vector<V> vs = variants();
+  for (const V& v : vs) {
+    if (v.clusters) printf("%-40s clusters held at once: %d of 4, %d of 2, %d of 8\n", v.name.c_str(), v.clusters(4), v.clusters(2), v.clusters(8));
+  }
+  srand(7);
+  int bad = check_twins(vs, st, 1031, 1021, 1000) + check_twins(vs, st, 37, 35, 4097) + check_twins(vs, st, 7, 1, 300);
+  struct Shape {
+    int M, N, K;
+  };
+  const std::vector<Shape> shapes = {{1024, 1024, 1024}, {128, 8192, 8192}, {1024, 1024, 8192}, {2048, 2048, 2048}};
+  for (const Shape& sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K, lda = K;
+    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
+    const size_t bytes = (ea + eb) * 4;
+    const int sets = static_cast<int>(std::max<size_t>(2, ((160u << 20) + bytes - 1) / bytes));
+    std::vector<float*> A(sets), B(sets), Cs(sets);
+    std::vector<float> ha(ea), hb(eb);
+    srand(5);
+    for (auto& x : ha) x = frand();
+    for (auto& x : hb) x = frand();
+    for (int s = 0; s < sets; ++s) {
+      CK(cudaMalloc(&A[s], ea * 4));
+      CK(cudaMalloc(&B[s], eb * 4));
+      CK(cudaMalloc(&Cs[s], ec * 4));
+      CK(cudaMemcpy(A[s], ha.data(), ea * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(B[s], hb.data(), eb * 4, cudaMemcpyHostToDevice));
+    }
+    int64_t wsb = 16;
+    for (const V& v : vs) wsb = std::max(wsb, v.ws(M, N, K));
+    void* ws;
+    CK(cudaMalloc(&ws, wsb));
+    const float alpha = 1.f, beta = 0.f;
+    // Row-major C = A B is column-major C^T = B^T A^T.
+    auto cub = [&](int s, float* c) {
+      cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B[s], N, A[s], lda, &beta, c, N);
+    };
+    float* Cr;
+    CK(cudaMalloc(&Cr, ec * 4));
+    cub(0, Cr);
+    std::vector<float> ref(ec), got(ec);
+    CK(cudaStreamSynchronize(st));
+    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
+    double scale = 0;
+    for (float r : ref) scale = std::max(scale, static_cast<double>(fabsf(r)));
+    std::vector<double> md(vs.size(), 0);
+    for (size_t vi = 0; vi < vs.size(); ++vi) {
+      CK(cudaMemsetAsync(Cs[0], 0xff, ec * 4, st));
+      const int rc = vs[vi].f(M, N, K, alpha, A[0], lda, B[0], N, beta, Cs[0], N, ws, wsb, st);
+      CK(cudaStreamSynchronize(st));
+      if (rc) {
+        printf("%s: launch %d\n", vs[vi].name.c_str(), rc);
+        exit(1);
+      }
+      CK(cudaMemcpy(got.data(), Cs[0], ec * 4, cudaMemcpyDeviceToHost));
+      for (size_t i = 0; i < ec; ++i) {
+        md[vi] = std::isnan(got[i]) ? INFINITY : std::max(md[vi], fabs(static_cast<double>(got[i]) - ref[i]) / scale);
+      }
+      if (md[vi] > 1e-5) ++bad;
+    }
+    if (!prof) {
+      const double flop = 2.0 * M * N * static_cast<double>(K);
+      const int reps = std::max(4, std::min(60, static_cast<int>(2e-3 / (flop / 40e12))));
+      auto run = [&](size_t vi, int i) {
+        const int s = i % sets;
+        if (vi == vs.size()) {
+          cub(s, Cs[s]);
+        } else {
+          vs[vi].f(M, N, K, alpha, A[s], lda, B[s], N, beta, Cs[s], N, ws, wsb, st);
+        }
+      };
+      const Timings tm = time_interleaved(st, vs.size() + 1, sets, reps, 7, run);
+      const float ce = tm.events[vs.size()], cg = tm.graph[vs.size()];
+      printf("%dx%dx%d nn cuBLAS                               events %8.2f us graph %8.2f us (%.1f TFLOPS)\n", M, N, K,
+             ce * 1e3, cg * 1e3, flop / cg / 1e9);
+      for (size_t vi = 0; vi < vs.size(); ++vi) {
+        printf("%dx%dx%d nn %-36s events %8.2f us (%.3fx) graph %8.2f us (%.3fx) maxdiff %.2g\n", M, N, K,
+               vs[vi].name.c_str(), tm.events[vi] * 1e3, ce / tm.events[vi], tm.graph[vi] * 1e3, cg / tm.graph[vi],
+               md[vi]);
+      }
+      fflush(stdout);
+    } else {
+      for (size_t vi = 0; vi < vs.size(); ++vi) printf("%dx%dx%d %s maxdiff %.2g\n", M, N, K, vs[vi].name.c_str(), md[vi]);
+    }
+    for (int s = 0; s < sets; ++s) {
+      cudaFree(A[s]);
+      cudaFree(B[s]);
+      cudaFree(Cs[s]);
+    }
+    cudaFree(Cr);
+    cudaFree(ws);
+  }
+  printf("%s: %d checks failed\n", bad ? "FAIL" : "ok", bad);
+  return bad ? 1 : 0;
+}
