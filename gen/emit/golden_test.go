@@ -50,7 +50,7 @@ func TestGolden(t *testing.T) {
 		emit func(*ir.Module) ([]emit.File, error)
 		want int // files
 	}{
-		{"cuda", cuda.Emit, 15},
+		{"cuda", cuda.Emit, 17},
 		{"cheader", cheader.Emit, 1},
 		{"gobind", gobind.Emit, 2},
 		{"make", kmake.Emit, 1},

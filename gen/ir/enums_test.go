@@ -193,9 +193,21 @@ func TestChoiceTables(t *testing.T) {
 			t.Errorf("FFMA order %v and lane map %v share the name suffix %q", o, m, suffix)
 		}
 	}
+	// The split reduction's suffix follows the split count ("_k2c"), so it
+	// needs no letters of its own beside the others'.
+	checkChoices(t, "split reduction", AllSplitReduces, SplitInWorkspace, SplitReduces, ParseSplitReduce)
+	f32 := Types{A: F32, B: F32, C: F32, Acc: F32}
 	p := &GemmParams{Block: Tile{M: 128, N: 128, K: 16}, Warp: Tile{M: 32, N: 64}, Thread: Tile{M: 8, N: 8}, Stages: 3,
 		VecGlobal: 4, VecShared: 4, MinBlocksSM: 1, SplitK: 1, LaneMap: LanesByColumn, FMAOrder: FMAByQuadZigzag}
-	if got, want := InstanceName("sgemm", Types{A: F32, B: F32, C: F32, Acc: F32}, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq"; got != want {
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq"; got != want {
 		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
+	p.FMAOrder, p.SplitK = FMAByRow, 2
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc"; got != want || p.ClusterReduce() {
+		t.Errorf("InstanceName = %q, want %q (ClusterReduce %v)", got, want, p.ClusterReduce())
+	}
+	p.SplitReduce = SplitInCluster
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"; got != want || !p.ClusterReduce() {
+		t.Errorf("InstanceName = %q, want %q (ClusterReduce %v)", got, want, p.ClusterReduce())
 	}
 }

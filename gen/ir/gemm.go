@@ -14,14 +14,15 @@ type GemmParams struct {
 	Warp   Tile // M, N of a warp's tile (K unused)
 	Thread Tile // M, N of a thread's tile (K unused)
 
-	Stages      int      // shared-memory buffers in the main-loop pipeline
-	VecGlobal   int      // elements per global load (CUDA cores only)
-	VecShared   int      // elements per shared-memory load (CUDA cores only)
-	MinBlocksSM int      // blocks per multiprocessor asked of the register allocator
-	SplitK      int      // most blocks sharing one C tile's k range, through a workspace
-	MMA         bool     // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
-	LaneMap     LaneMap  // lanes on the warp's thread grid (CUDA cores only)
-	FMAOrder    FMAOrder // order of a k step's FFMAs over the thread tile (CUDA cores only)
+	Stages      int         // shared-memory buffers in the main-loop pipeline
+	VecGlobal   int         // elements per global load (CUDA cores only)
+	VecShared   int         // elements per shared-memory load (CUDA cores only)
+	MinBlocksSM int         // blocks per multiprocessor asked of the register allocator
+	SplitK      int         // most blocks sharing one C tile's k range
+	SplitReduce SplitReduce // how the splits of a C tile are summed (CUDA cores only)
+	MMA         bool        // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
+	LaneMap     LaneMap     // lanes on the warp's thread grid (CUDA cores only)
+	FMAOrder    FMAOrder    // order of a k step's FFMAs over the thread tile (CUDA cores only)
 	// Ladder is the seed article's step that a reference instance
 	// implements (sgemm_ladder.cuh); LadderNone for kgen's template. A
 	// ladder kernel has a block tile and, from BlockTile1D on, a thread
@@ -32,7 +33,8 @@ type GemmParams struct {
 // Op is GEMM.
 func (*GemmParams) Op() Op { return GEMM }
 
-// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4" or
+// NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4",
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc" or
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
@@ -67,7 +69,7 @@ func (p *GemmParams) NameTail(t Types) string {
 		fmt.Fprintf(&b, "_o%d", p.MinBlocksSM)
 	}
 	if p.SplitK > 1 {
-		fmt.Fprintf(&b, "_k%d", p.SplitK)
+		fmt.Fprintf(&b, "_k%d%s", p.SplitK, SplitReduces[p.SplitReduce].Suffix)
 	}
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
@@ -87,8 +89,9 @@ const (
 )
 
 // Choice is the one table row of an sgemm tiling's named choice (a lane
-// map, an FFMA order): its spelling in the spec and the suffix it adds to
-// instance names ("" for the default, so existing names never change).
+// map, an FFMA order, a split reduction): its spelling in the spec and the
+// suffix it adds to instance names ("" for the default, so existing names
+// never change).
 type Choice struct {
 	Name   string
 	Suffix string
@@ -136,3 +139,51 @@ func (o FMAOrder) String() string { return FMAOrders[o].Name }
 
 // ParseFMAOrder maps a spec spelling to an FFMA order.
 func ParseFMAOrder(s string) (FMAOrder, bool) { return lookup(AllFMAOrders, s, FMAOrder.String) }
+
+// SplitReduce is how an sgemm kernel sums the partial C tiles of the blocks
+// that split one C tile's k range (split_k > 1).
+type SplitReduce int
+
+const (
+	// SplitInWorkspace: each split writes its partial tile to a
+	// caller-owned workspace and a second kernel sums them (the default).
+	SplitInWorkspace SplitReduce = iota
+	// SplitInCluster: the splits of a C tile run as one thread-block
+	// cluster and sum through distributed shared memory in the GEMM kernel
+	// itself (Config's CLUSTER, kgen::cluster_sum_tile), with no workspace,
+	// in objects for ClusterMinCC and later; older archs' objects of the
+	// same instance split through the workspace.
+	SplitInCluster
+)
+
+// ClusterMinCC is the compute capability (times ten) from which a
+// SplitInCluster instance sums in a cluster: thread-block clusters and
+// distributed shared memory are sm_90's (Config::kClusterReduce).
+const ClusterMinCC = 90
+
+// MaxClusterSplits is the most splits a SplitInCluster tiling may have: a
+// portable cluster holds 8 blocks (kgen::kMaxClusterSplits).
+const MaxClusterSplits = 8
+
+// SplitReduces is the table of every split reduction. The cluster suffix
+// goes right after the split count ("_k2c"), since the choice is the
+// split's.
+var SplitReduces = map[SplitReduce]Choice{
+	SplitInWorkspace: {Name: "workspace", Suffix: ""},
+	SplitInCluster:   {Name: "cluster", Suffix: "c"},
+}
+
+// AllSplitReduces lists the split reductions in declaration order.
+var AllSplitReduces = []SplitReduce{SplitInWorkspace, SplitInCluster}
+
+func (r SplitReduce) String() string { return SplitReduces[r].Name }
+
+// ParseSplitReduce maps a spec spelling to a split reduction.
+func ParseSplitReduce(s string) (SplitReduce, bool) {
+	return lookup(AllSplitReduces, s, SplitReduce.String)
+}
+
+// ClusterReduce reports whether p's splits sum in a thread-block cluster on
+// archs of ClusterMinCC and later: a cluster reduction of more than one
+// split (the template's CLUSTER argument).
+func (p *GemmParams) ClusterReduce() bool { return p.SplitReduce == SplitInCluster && p.SplitK > 1 }

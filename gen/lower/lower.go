@@ -80,10 +80,11 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 				p := &ir.GemmParams{
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
-					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder,
+					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, SplitReduce: t.SplitReduce,
+					MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder,
 					Ladder: t.Ladder,
 				}
-				threads, smem := t.Threads(), t.SharedBytes()
+				threads, smem := t.Threads(), t.SharedBytes(archs)
 				switch {
 				case t.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(t.Block, t.Thread), ir.LadderSharedBytes(t.Ladder, t.Block)

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -74,13 +75,14 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				n++
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
-					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Ladder: tl.Ladder})
+					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, SplitReduce: tl.SplitReduce,
+					MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Ladder: tl.Ladder})
 				in, ok := byName[name]
 				if !ok {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				threads, smem := tl.Threads(), tl.SharedBytes()
+				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs)
 				switch {
 				case tl.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(tl.Block, tl.Thread), ir.LadderSharedBytes(tl.Ladder, tl.Block)
@@ -284,5 +286,56 @@ func TestLowerGF256(t *testing.T) {
 	}
 	if in.GF256() == nil || in.Gemm() != nil {
 		t.Error("accessors disagree with the op")
+	}
+}
+
+const clusterSrc = `version: 1
+targets:
+  - arch: sm_80
+  - arch: sm_90
+families:
+  - name: sgemm
+    op: gemm
+    types: {a: f32, b: f32, c: f32, acc: f32}
+    layouts: [nn]
+    archs: [%s]
+    tilings:
+      - block: [128, 128, 16]
+        warp: [32, 64]
+        thread: [8, 8]
+        stages: 3
+        vector: {global: 4, shared: 4}
+        split_k: 2
+        split_reduce: cluster
+        lanes: columns
+`
+
+// TestLowerClusterReduce checks a tiling whose splits sum in a cluster: the
+// choice reaches the parameters and the name (_k2c), and the shared memory
+// is the partial tile staged on sm_90, 128 x (128 + 4) x 4 bytes, larger
+// than the ring of 3 x 16 x (132 + 132) x 4, but the ring where no arch
+// stages the tile.
+func TestLowerClusterReduce(t *testing.T) {
+	for _, c := range []struct {
+		archs string
+		smem  int
+	}{{"sm_80, sm_90", 67584}, {"sm_80", 50688}} {
+		m, err := Lower(parse(t, "k.yaml", []byte(fmt.Sprintf(clusterSrc, c.archs))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Instances) != 1 {
+			t.Fatalf("got %d instances, want 1", len(m.Instances))
+		}
+		in := m.Instances[0]
+		if want := "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"; in.Name != want {
+			t.Errorf("name %s, want %s", in.Name, want)
+		}
+		if p := in.Gemm(); p == nil || p.SplitReduce != ir.SplitInCluster || !p.ClusterReduce() || p.SplitK != 2 || p.LaneMap != ir.LanesByColumn {
+			t.Errorf("params %+v", in.Params)
+		}
+		if in.SharedBytes != c.smem {
+			t.Errorf("archs %s: SharedBytes = %d, want %d", c.archs, in.SharedBytes, c.smem)
+		}
 	}
 }

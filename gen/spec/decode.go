@@ -254,7 +254,7 @@ func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
 
 func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true}
-	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "lanes", "fma"}
+	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "split_reduce", "lanes", "fma"}
 	if hasKey(n, "strategy") {
 		d.errorf(n.Line, "%s: strategy is a key of a gf256_matmul tiling; a gemm tiling takes %s", what, strings.Join(keys, ", "))
 		return t
@@ -273,6 +273,10 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 		if good = good && ok; ok {
 			t.Thread = ir.Tile{M: th[0], N: th[1]}
 		}
+	}
+	if v := f["split_reduce"]; v != nil {
+		t.SplitReduce, ok = enum(d, v, what+" split_reduce", "split reduction", ir.AllSplitReduces, ir.ParseSplitReduce)
+		good = good && ok
 	}
 	if v := f["lanes"]; v != nil {
 		t.LaneMap, ok = enum(d, v, what+" lanes", "lane map", ir.AllLaneMaps, ir.ParseLaneMap)

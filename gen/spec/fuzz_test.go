@@ -82,6 +82,19 @@ families:
       - {block: [4096, 4096, 4096], warp: [1, 1], thread: [1, 1], stages: 2, vector: {global: 4, shared: 4}, min_blocks_per_sm: 9223372036854775807}
 `,
 	`version: 1
+targets: [{arch: sm_80}, {arch: sm_90}]
+families:
+  - name: s
+    op: gemm
+    types: {a: f32, b: f32, c: f32, acc: f32}
+    layouts: [nt]
+    archs: [sm_80, sm_90]
+    tilings:
+      - {block: [128, 128, 16], warp: [32, 64], thread: [8, 8], stages: 3, vector: {global: 4, shared: 4}, split_k: 2, split_reduce: cluster}
+      - {block: [256, 256, 8], warp: [64, 64], thread: [8, 16], stages: 5, vector: {global: 4, shared: 4}, split_k: 9, split_reduce: cluster}
+      - {block: [64, 64, 8], warp: [32, 32], thread: [4, 8], stages: 2, vector: {global: 4, shared: 4}, split_k: 1, split_reduce: workspace}
+`,
+	`version: 1
 targets: [{arch: sm_90, ptx: true}]
 families:
   - {name: g, op: gf256_matmul, types: {a: gf256, b: gf256, c: gf256, acc: gf256}, layouts: [nn], archs: [sm_90], tilings: [{block: [1,1,1], warp: [1,1], thread: [1,1], stages: 1, vector: {global: 1, shared: 1}}]}

@@ -129,7 +129,7 @@ func TestTilingNumbers(t *testing.T) {
 		{Tiling{Block: ir.Tile{M: 64, N: 64, K: 8}, Warp: ir.Tile{M: 32, N: 32}, Thread: ir.Tile{M: 4, N: 8}, Stages: 2}, 128, 8704, 88},
 		{Tiling{}, 0, 0, 0}, // no warp tile: zero, not a division by zero
 	} {
-		if th, sm, r := c.t.Threads(), c.t.SharedBytes(), c.t.Regs(); th != c.threads || sm != c.smem || r != c.regs {
+		if th, sm, r := c.t.Threads(), c.t.RingBytes(), c.t.Regs(); th != c.threads || sm != c.smem || r != c.regs {
 			t.Errorf("%+v: threads, shared, regs = %d, %d, %d; want %d, %d, %d", c.t, th, sm, r, c.threads, c.smem, c.regs)
 		}
 	}

@@ -3,6 +3,8 @@ package spec
 import (
 	"strings"
 	"testing"
+
+	"github.com/kgen-gpu/kgen/gen/ir"
 )
 
 type ruleCase struct {
@@ -106,6 +108,21 @@ var ruleCases = []ruleCase{
 		`family "sgemm" tiling 1 lanes: unknown lane map "diagonal"; use one of rows, columns, row_pairs`, 0},
 	{"fma unknown", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        fma: columns", 21,
 		`family "sgemm" tiling 1 fma: unknown FFMA order "columns"; use one of rows, rows_zigzag, quads_zigzag`, 0},
+	{"split_reduce unknown", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_reduce: tree", 21,
+		`family "sgemm" tiling 1 split_reduce: unknown split reduction "tree"; use one of workspace, cluster`, 0},
+	{"split_reduce cluster without a split", "stages: 2", "stages: 3\n        split_reduce: cluster", 15,
+		`family "sgemm" tiling 1: split_reduce cluster needs split_k between 2 and 8 (a portable cluster holds 8 blocks, one per split); split_k is 1`, 0},
+	{"split_reduce cluster of 16 splits", "stages: 2", "stages: 3\n        split_k: 16\n        split_reduce: cluster", 15,
+		"split_reduce cluster needs split_k between 2 and 8 (a portable cluster holds 8 blocks, one per split); split_k is 16", 0},
+	{"split_reduce cluster of 300 splits", "stages: 2", "stages: 3\n        split_k: 300\n        split_reduce: cluster", 15,
+		"split_k (300) must be between 1 and 256", 0}, // said once: not again as a cluster's bound
+	{"split_reduce cluster through registers", "stages: 2", "stages: 2\n        split_k: 2\n        split_reduce: cluster", 15,
+		"split_reduce cluster needs stages 3 to 5 (the cp.async pipeline, whose shared memory holds the partial tile); stages is 2", 0},
+	// No tile that fits the register file outgrows sm_90's 227 KiB, so the
+	// registers are the second error.
+	{"split_reduce cluster tile", "    archs: [sm_80, sm_86]\n    tilings:\n      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        min_blocks_per_sm: 2\n",
+		"    archs: [sm_80, sm_90]\n    tilings:\n      - block: [256, 256, 8]\n        warp: [64, 64]\n        thread: [8, 16]\n        stages: 3\n        vector: {global: 4, shared: 4}\n        split_k: 2\n        split_reduce: cluster\n", 15,
+		"split_reduce cluster stages the partial C tile in 266240 bytes of shared memory (block M x (block N + 4) x 4), over the 232448 a block can have on sm_90; a smaller block tile or split_reduce workspace", 2},
 	{"lanes row_pairs of one thread row", "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        min_blocks_per_sm: 2\n",
 		"      - block: [128, 256, 8]\n        warp: [16, 256]\n        thread: [16, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        lanes: row_pairs\n", 15,
 		"lanes row_pairs needs an even number of thread rows in a warp; warp 16x256 / thread 16x8 has 1", 0},
@@ -165,7 +182,38 @@ func TestF32CpAsyncAndSplitK(t *testing.T) {
 		t.Errorf("Stages, SplitK = %d, %d; want 4, 16", tl.Stages, tl.SplitK)
 	}
 	s, err = Parse("kernels/spec.yaml", []byte(base))
-	if err != nil || s.Families[0].Tilings[0].SplitK != 1 {
-		t.Errorf("split_k should default to 1: %v", err)
+	if err != nil || s.Families[0].Tilings[0].SplitK != 1 || s.Families[0].Tilings[0].SplitReduce != ir.SplitInWorkspace {
+		t.Errorf("split_k should default to 1, split_reduce to workspace: %v", err)
+	}
+}
+
+// TestF32ClusterReduce checks that split_reduce reaches the Tiling and that
+// the shared memory counts the partial tile staged on sm_90 only: the tile
+// of 128 x (128 + 4) floats outgrows the 3-stage ring of 128x128x16.
+func TestF32ClusterReduce(t *testing.T) {
+	src := edit(t, "      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n",
+		"      - block: [128, 128, 16]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 3\n        split_k: 2\n        split_reduce: cluster\n")
+	s, err := Parse("kernels/spec.yaml", []byte(src))
+	if err != nil {
+		t.Fatalf("split_reduce cluster: %v", err)
+	}
+	tl := s.Families[0].Tilings[0]
+	if tl.SplitReduce != ir.SplitInCluster || tl.SplitK != 2 {
+		t.Errorf("SplitReduce, SplitK = %v, %d; want cluster, 2", tl.SplitReduce, tl.SplitK)
+	}
+	for _, c := range []struct {
+		archs []ir.Arch
+		want  int
+	}{{nil, 50688}, {[]ir.Arch{ir.SM80, ir.SM86}, 50688}, {[]ir.Arch{ir.SM80, ir.SM90}, 67584}} {
+		if got := tl.SharedBytes(c.archs); got != c.want {
+			t.Errorf("SharedBytes(%v) = %d, want %d", c.archs, got, c.want)
+		}
+	}
+	if tl.RingBytes() != 50688 || tl.ClusterTileBytes() != 67584 {
+		t.Errorf("RingBytes, ClusterTileBytes = %d, %d; want 50688, 67584", tl.RingBytes(), tl.ClusterTileBytes())
+	}
+	tl.SplitReduce = ir.SplitInWorkspace
+	if got := tl.SharedBytes([]ir.Arch{ir.SM90}); got != 50688 {
+		t.Errorf("workspace split on sm_90: SharedBytes = %d, want the ring's 50688", got)
 	}
 }

@@ -69,13 +69,14 @@ func (p LayoutPair) String() string { return ir.Layouts[p.A].Letter + ir.Layouts
 type Tiling struct {
 	Block, Warp, Thread ir.Tile
 	Stages              int
-	VecGlobal           int         // elements per global load
-	VecShared           int         // elements per shared-memory load
-	MinBlocksSM         int         // __launch_bounds__ minimum blocks per SM
-	SplitK              int         // most blocks sharing one C tile's k range
-	MMA                 bool        // an f16 tensor-core tiling: Thread and Vec* unused
-	LaneMap             ir.LaneMap  // key lanes: a warp's lanes on its thread grid (f32 only)
-	FMAOrder            ir.FMAOrder // key fma: order of a k step's multiply-adds (f32 only)
+	VecGlobal           int            // elements per global load
+	VecShared           int            // elements per shared-memory load
+	MinBlocksSM         int            // __launch_bounds__ minimum blocks per SM
+	SplitK              int            // most blocks sharing one C tile's k range
+	SplitReduce         ir.SplitReduce // key split_reduce: how the splits are summed (f32 only)
+	MMA                 bool           // an f16 tensor-core tiling: Thread and Vec* unused
+	LaneMap             ir.LaneMap     // key lanes: a warp's lanes on its thread grid (f32 only)
+	FMAOrder            ir.FMAOrder    // key fma: order of a k step's multiply-adds (f32 only)
 	// Ladder is the seed article's step of a ladder tiling (key ladder):
 	// Block and, from blocktile1d on, Thread only; LadderNone otherwise.
 	Ladder ir.LadderStep

@@ -23,11 +23,49 @@ func (t Tiling) Threads() int {
 	return 32 * (t.Block.M / t.Warp.M) * (t.Block.N / t.Warp.N)
 }
 
-// SharedBytes is the shared memory of the f32 kernel: Stages copies of the A
-// and B block tiles, each padded by 4 floats against bank conflicts; static
-// with 2 stages (through registers), dynamic with 3 to 5 (cp.async).
-func (t Tiling) SharedBytes() int {
+// SharedBytes is the most shared memory a block of the f32 kernel uses on
+// any of archs: the ring (RingBytes) or, where the splits sum in a cluster
+// (split_reduce: cluster), the partial C tile staged in its place
+// (ClusterTileBytes) if that is larger. Only the objects for sm_90 and
+// later stage the tile; older archs' objects of the same instance use the
+// ring's bytes. An instance reports one figure for all its archs, so it
+// reports the largest any of them uses; checkF32Limits checks each arch's
+// own.
+func (t Tiling) SharedBytes(archs []ir.Arch) int {
+	smem := t.RingBytes()
+	for _, a := range archs {
+		smem = max(smem, t.SharedBytesOn(ir.Arches[a]))
+	}
+	return smem
+}
+
+// SharedBytesOn is the shared memory a block of the f32 kernel uses in its
+// object for arch a (kgen::sgemm::Config::kSmemBytes, or the static arrays of
+// the 2-stage pipeline).
+func (t Tiling) SharedBytesOn(a ir.ArchInfo) int {
+	if a.CC >= ir.ClusterMinCC {
+		return max(t.RingBytes(), t.ClusterTileBytes())
+	}
+	return t.RingBytes()
+}
+
+// RingBytes is the shared memory of the f32 kernel's main loop: Stages copies
+// of the A and B block tiles, each padded by 4 floats against bank
+// conflicts; static with 2 stages (through registers), dynamic with 3 to 5
+// (cp.async).
+func (t Tiling) RingBytes() int {
 	return t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
+}
+
+// ClusterTileBytes is the partial C tile that a block whose splits sum in a
+// cluster stages in shared memory once its ring is drained: block M rows of
+// block N + 4 floats (kgen::sgemm::Config::kTileBytes); 0 without a cluster
+// reduction.
+func (t Tiling) ClusterTileBytes() int {
+	if t.SplitReduce != ir.SplitInCluster || t.SplitK <= 1 {
+		return 0
+	}
+	return t.Block.M * (t.Block.N + 4) * 4
 }
 
 // Regs estimates the registers per thread of the f32 kernel: accumulators,
@@ -67,6 +105,16 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 	}
 	if t.SplitK < 1 || t.SplitK > maxSplitK {
 		errorf("split_k (%d) must be between 1 and %d", t.SplitK, maxSplitK)
+	}
+	// A cluster's own rules, where the general ones above did not fail.
+	if t.SplitReduce == ir.SplitInCluster {
+		if t.SplitK == 1 || (t.SplitK > ir.MaxClusterSplits && t.SplitK <= maxSplitK) {
+			errorf("split_reduce cluster needs split_k between 2 and %d (a portable cluster holds %d blocks, one per split); split_k is %d",
+				ir.MaxClusterSplits, ir.MaxClusterSplits, t.SplitK)
+		}
+		if t.Stages == 2 {
+			errorf("split_reduce cluster needs stages 3 to 5 (the cp.async pipeline, whose shared memory holds the partial tile); stages is %d", t.Stages)
+		}
 	}
 	if t.VecGlobal != 1 && t.VecGlobal != 4 {
 		errorf("vector global (%d) must be 1 or 4", t.VecGlobal)
@@ -127,7 +175,7 @@ func checkF32Limits(errorf func(string, ...any), t Tiling, archs []ir.Arch) {
 		func(max int, on string) {
 			errorf("%d threads per block exceed the limit of %d on %s; use fewer warps per block", threads, max, on)
 		})
-	smem := t.SharedBytes()
+	smem := t.RingBytes()
 	if t.Stages == 2 {
 		perArch(archs, func(a ir.ArchInfo) int { return a.StaticSmem }, func(a ir.ArchInfo) bool { return smem > a.StaticSmem },
 			func(max int, on string) {
@@ -142,6 +190,14 @@ func checkF32Limits(errorf func(string, ...any), t Tiling, archs []ir.Arch) {
 			func(max int, on string) {
 				errorf("%d bytes of shared memory (stages x padded block tiles) exceed the %d a block can have on %s; fewer stages or a smaller tile", smem, max, on)
 			})
+		if tile := t.ClusterTileBytes(); tile > 0 {
+			perArch(archs, func(a ir.ArchInfo) int { return a.MaxSmemPerBlock },
+				func(a ir.ArchInfo) bool { return a.CC >= ir.ClusterMinCC && tile > a.MaxSmemPerBlock },
+				func(max int, on string) {
+					errorf("split_reduce cluster stages the partial C tile in %d bytes of shared memory (block M x (block N + 4) x 4), over the %d a block can have on %s; a smaller block tile or split_reduce workspace",
+						tile, max, on)
+				})
+		}
 		// A thread's copies of one tile stay in one column of it: 4-byte
 		// copies of a k-contiguous operand step over whole rows of BK, and
 		// 16-byte copies of an m/n-contiguous one over whole rows of BM/4 or

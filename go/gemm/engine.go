@@ -357,7 +357,7 @@ func (e *Engine) gemmWith(dt, acc DType, name string, s *cuda.Stream, alpha floa
 		Device: e.dev.Ordinal(), M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
 		A: elem(a, dt.Size()), LDA: a.LD(), B: elem(b, dt.Size()), LDB: b.LD(), C: elem(c, dt.Size()), LDC: c.LD(), Stream: s.Handle(),
 	}
-	if need := kernels.GEMMWorkspaceBytes(k.Tiling, c.Rows, c.Cols, a.Cols); need > 0 {
+	if need := kernels.GEMMWorkspaceBytes(k, c.Rows, c.Cols, a.Cols); need > 0 {
 		if p.Workspace, p.WorkspaceBytes, err = e.workspace(s, need); err != nil {
 			return err
 		}

@@ -55,15 +55,44 @@ func TestRankPrefers128x128ForKContiguousOperands(t *testing.T) {
 }
 
 func TestWorkspaceBytes(t *testing.T) {
-	tl := kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}, SplitK: 128}
-	assert.Equal(t, 128*64*64*4, kernels.GEMMWorkspaceBytes(tl, 64, 64, 65536))
-	assert.Equal(t, 3*5*7*4, kernels.GEMMWorkspaceBytes(tl, 5, 7, 17), "17 deep is 3 k tiles: 3 splits")
-	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 5, 7, 8), "one k tile: no split")
-	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 0, 7, 1000))
-	assert.Equal(t, 16*1024*1024*4, kernels.GEMMWorkspaceBytes(tl, 1024, 1024, 65536), "64 MiB of partials at most: 16 splits")
-	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 4096, 4096, 65536), "a C of 64 MiB is not split")
-	tl.SplitK = 1
-	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(tl, 64, 64, 65536))
+	g := kernels.GEMM{Info: kernels.Info{Arch: 90}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}, SplitK: 128}}
+	assert.Equal(t, 128*64*64*4, kernels.GEMMWorkspaceBytes(g, 64, 64, 65536))
+	assert.Equal(t, 3*5*7*4, kernels.GEMMWorkspaceBytes(g, 5, 7, 17), "17 deep is 3 k tiles: 3 splits")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 5, 7, 8), "one k tile: no split")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 0, 7, 1000))
+	assert.Equal(t, 16*1024*1024*4, kernels.GEMMWorkspaceBytes(g, 1024, 1024, 65536), "64 MiB of partials at most: 16 splits")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 4096, 4096, 65536), "a C of 64 MiB is not split")
+	g.Tiling.SplitK = 1
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 64, 64, 65536))
+}
+
+// TestWorkspaceBytesOfClusterSplits: splits summed in a thread-block
+// cluster need no workspace in the objects for sm_90; the same instance's
+// objects for older archs split through the workspace.
+func TestWorkspaceBytesOfClusterSplits(t *testing.T) {
+	tl := kernels.GEMMTiling{Block: kernels.Tile{M: 128, N: 128, K: 16}, SplitK: 2, ClusterReduce: true}
+	for _, arch := range []int{90, 100} {
+		assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(kernels.GEMM{Info: kernels.Info{Arch: arch}, Tiling: tl}, 1024, 1024, 1024), "sm_%d", arch)
+	}
+	for _, arch := range []int{80, 86, 89} {
+		assert.Equal(t, 2*1024*1024*4, kernels.GEMMWorkspaceBytes(kernels.GEMM{Info: kernels.Info{Arch: arch}, Tiling: tl}, 1024, 1024, 1024), "sm_%d", arch)
+	}
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(kernels.GEMM{Info: kernels.Info{Arch: 80}, Tiling: tl}, 1024, 1024, 16), "one k tile: no split")
+	n := 0
+	for _, k := range kernels.GEMMs {
+		if !k.Tiling.ClusterReduce {
+			continue
+		}
+		n++
+		assert.Greater(t, k.Tiling.SplitK, 1, k.Name)
+		assert.Contains(t, k.Name, fmt.Sprintf("_k%dc", k.Tiling.SplitK), k.Name)
+		want := 0
+		if k.Arch < 90 {
+			want = 2048 * 2048 * 4 * kernels.GEMMSplits(k.Tiling, 2048, 2048, 2048)
+		}
+		assert.Equal(t, want, kernels.GEMMWorkspaceBytes(k, 2048, 2048, 2048), "%s on sm_%d", k.Name, k.Arch)
+	}
+	assert.NotZero(t, n, "the spec has instances whose splits sum in a cluster")
 }
 
 func TestRankingNamesRealTilings(t *testing.T) {

@@ -15,7 +15,8 @@ type Tiling struct {
 }
 
 // TilingOf reads an instance's tiling from its procedural name (gen/ir's
-// GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" parts, e.g.
+// GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" (or, summed in a
+// thread-block cluster, "k<splits>c") parts, e.g.
 // sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is 128x128x8 in up to 4
 // splits. A name without a block tile counts as 1x1x1 blocks, for which
 // the model's work is the flops.
@@ -26,13 +27,26 @@ func TilingOf(name string) Tiling {
 			if b, ok := positives(strings.Split(dims, "x")); ok && len(b) == 3 {
 				t.BM, t.BN, t.BK = b[0], b[1], b[2]
 			}
-		} else if s, ok := strings.CutPrefix(part, "k"); ok {
-			if k, ok := positives([]string{s}); ok {
-				t.SplitK = k[0]
-			}
+		} else if k, _, ok := splitOf(part); ok {
+			t.SplitK = k
 		}
 	}
 	return t
+}
+
+// splitOf reads a name part "k<splits>", or "k<splits>c" for splits summed
+// in a thread-block cluster.
+func splitOf(part string) (splits int, cluster, ok bool) {
+	s, ok := strings.CutPrefix(part, "k")
+	if !ok {
+		return 0, false, false
+	}
+	s, cluster = strings.CutSuffix(s, "c")
+	k, ok := positives([]string{s})
+	if !ok {
+		return 0, false, false
+	}
+	return k[0], cluster, true
 }
 
 // positives parses decimal integers above 0.
@@ -176,15 +190,19 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 	return models
 }
 
-// unsplit is an instance's name without its "_k<splits>" part.
+// unsplit is an instance's name without its "_k<splits>" part. Splits
+// summed in a cluster ("_k<splits>c") become "_kc": they share one kernel
+// with each other, not with the splits summed through a workspace, whose
+// reduction costs differently.
 func unsplit(name string) string {
 	parts := strings.Split(name, "_")
 	out := parts[:0]
 	for _, p := range parts {
-		if s, ok := strings.CutPrefix(p, "k"); ok {
-			if _, ok := positives([]string{s}); ok {
-				continue
+		if _, cluster, ok := splitOf(p); ok {
+			if cluster {
+				out = append(out, "kc")
 			}
+			continue
 		}
 		out = append(out, p)
 	}

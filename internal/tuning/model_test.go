@@ -23,6 +23,9 @@ func TestTilingOf(t *testing.T) {
 		"x_bigtile_kernel": {1, 1, 1, 1},
 		"x_b64x64x8x2_k-3": {1, 1, 1, 1},
 		"sgemm_nn_f32_b64x32x4_w32x32_t4x8_s4_o4_k16_extra": {64, 32, 4, 16},
+		"sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc":    {128, 128, 16, 2}, // summed in a cluster
+		"x_b64x64x8_kc":   {64, 64, 8, 1},
+		"x_b64x64x8_k2cc": {64, 64, 8, 1},
 	} {
 		assert.Equal(t, want, TilingOf(name), name)
 	}
@@ -52,6 +55,11 @@ func TestUnsplit(t *testing.T) {
 	assert.Equal(t, "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq"))
 	assert.Equal(t, "hgemmk_nn_f16accf32_b128x64x64_w64x32_s6", unsplit("hgemmk_nn_f16accf32_b128x64x64_w64x32_s6"))
 	assert.Equal(t, unsplit("hgemm_nn_f16accf32_b64x64x32_w32x32_s3"), unsplit("hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k32"))
+	assert.Equal(t, "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_kc_lc", unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"))
+	assert.Equal(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4c_lc"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"),
+		"cluster instances of other split counts run one kernel")
+	assert.NotEqual(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"),
+		"a cluster's reduction is not the workspace's")
 }
 
 func TestTermsCountWavesAndSplits(t *testing.T) {

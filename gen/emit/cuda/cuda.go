@@ -46,10 +46,12 @@ var configs = map[ir.Op]opConfig{
 	ir.GEMM: {
 		header: "kgen/sgemm.cuh", namespace: "kgen::sgemm",
 		describe: emit.Template("gemm.describe", `fp32 GEMM on CUDA cores, A {{layout .P.ALayout}}-major, B {{layout .P.BLayout}}-major, C row-major;
-// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{.P.SplitK}}, {{.In.Threads}} threads, {{.In.SharedBytes}} bytes of shared memory.`, funcs),
+// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}, {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
 		config: emit.Template("gemm.config", `struct Config : kgen::sgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, {{.P.Thread.M}}, {{.P.Thread.N}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
                                    /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}},
-                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}{{if .P.FMAOrder}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}> {};`, funcs),
+                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder .P.ClusterReduce}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}
+                                   {{- if or .P.FMAOrder .P.ClusterReduce}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}
+                                   {{- if .P.ClusterReduce}}, /*splits summed in a cluster*/ true{{end}}> {};`, funcs),
 	},
 	ir.GEMV: {
 		header: "kgen/hgemv.cuh", namespace: "kgen::hgemv",

@@ -33,7 +33,10 @@ type Target struct {
 type Tile struct{ M, N, K int }
 
 // Info is what every instance has, whatever its op: it describes one
-// instance built for one arch.
+// instance built for one arch. SharedBytes is the instance's, the most a
+// block uses on any arch it is built for: a GEMM with ClusterReduce stages
+// its partial C tile on sm_90 and later, so its figure may exceed what its
+// older archs' objects use.
 type Info struct {
 	Name        string // procedural name from the spec
 	Family      string
@@ -79,7 +82,13 @@ type GEMMTiling struct {
 	Warp, Thread   Tile // K unused
 	Stages         int
 	MinBlocksPerSM int
-	SplitK         int // most blocks sharing one C tile's k range; > 1 needs a workspace (f32 only)
+	SplitK         int // most blocks sharing one C tile's k range; > 1 needs a workspace unless ClusterReduce
+	// ClusterReduce marks an f32 instance whose splits (SplitK > 1) sum in
+	// a thread-block cluster through distributed shared memory, in the GEMM
+	// kernel itself, with no workspace and no second kernel: in its objects
+	// for sm_90 and later. Its objects for older archs split through the
+	// workspace like any other (GEMMWorkspaceBytes tells them apart).
+	ClusterReduce bool
 	// LaneMap is how the f32 kernel places a warp's lanes on its thread
 	// grid: "columns" or "row_pairs" (kgen::sgemm::lane_coords); empty for
 	// rows, the default.
@@ -131,12 +140,18 @@ func GEMMSplits(t GEMMTiling, m, n, k int) int {
 	return max(1, s)
 }
 
-// GEMMWorkspaceBytes is the workspace an instance of tiling t needs for
-// an m x n x k problem: a partial m x n C of float32 per split when it splits
-// K, else 0 (the launcher's workspace_bytes).
-func GEMMWorkspaceBytes(t GEMMTiling, m, n, k int) int {
-	s := GEMMSplits(t, m, n, k)
-	if s <= 1 || m <= 0 || n <= 0 {
+// clusterMinArch is the arch from which a ClusterReduce instance sums its
+// splits in a cluster (kgen::sgemm::Config::kClusterReduce).
+const clusterMinArch = 90
+
+// GEMMWorkspaceBytes is the workspace instance g needs for an m x n x k
+// problem: a partial m x n C of float32 per split when it splits K through
+// memory, else 0: when it does not split, or its splits sum in a cluster
+// (ClusterReduce, built for sm_90 or later). It mirrors the launcher's
+// workspace_bytes, so it takes the instance, whose Arch decides.
+func GEMMWorkspaceBytes(g GEMM, m, n, k int) int {
+	s := GEMMSplits(g.Tiling, m, n, k)
+	if s <= 1 || m <= 0 || n <= 0 || (g.Tiling.ClusterReduce && g.Arch >= clusterMinArch) {
 		return 0
 	}
 	return s * m * n * 4

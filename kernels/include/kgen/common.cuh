@@ -285,6 +285,33 @@ __device__ __forceinline__ float4 load_cluster(uint32_t addr, unsigned rank) {
 }
 #endif
 
+// store_sum4 writes alpha * sum + beta * c to the first min(4, left)
+// elements at c, a float4 store where vec (Elem::T float, c 16-byte
+// aligned) and all 4 are in C; with beta == 0 it does not read c.
+template <class Elem>
+__device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool vec, float4 sum, float alpha,
+                                           float beta) {
+  if (vec && left >= 4) {
+    float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4*>(c);
+      out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
+      out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
+    }
+    *reinterpret_cast<float4*>(c) = out;
+    return;
+  }
+  const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (j < left) {
+      float out = alpha * v[j];
+      if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
+      Elem::store(c + j, out);
+    }
+  }
+}
+
 // cluster_sum_tile finishes a tile split over the blocks of a cluster
 // (ranks 0 .. gridDim.y - 1 are the splits in order). Each block has stored
 // its partial BM x BN tile, row-major with rows of R floats, at tile in its
@@ -315,26 +342,7 @@ __device__ __forceinline__ void cluster_sum_tile(const float* tile, int m0, int 
       const float4 p = load_cluster(at, s);
       sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
     }
-    typename Elem::T* c = C + static_cast<int64_t>(m) * ldc + n;
-    if (vec && n + 4 <= N) {
-      float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
-      if (beta != 0.0f) {
-        const float4 old = *reinterpret_cast<const float4*>(c);
-        out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
-        out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
-      }
-      *reinterpret_cast<float4*>(c) = out;
-    } else {
-      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        if (n + j < N) {
-          float out = alpha * v[j];
-          if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
-          Elem::store(c + j, out);
-        }
-      }
-    }
+    store_sum4<Elem>(C + static_cast<int64_t>(m) * ldc + n, N - n, vec, sum, alpha, beta);
   }
   cluster_sync();  // no block leaves while another reads its shared memory
 #endif

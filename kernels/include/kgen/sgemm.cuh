@@ -609,8 +609,9 @@ inline cudaError_t prepare() {
 }
 
 // launch checks the arguments and starts the kernel (and, when the k range is
-// split, the reduction) on stream. ws must hold workspace_bytes(M, N, Kd)
-// bytes, 16-byte aligned; it may be null when that is 0. It returns KGEN_OK, a
+// split through a workspace, the reduction) on stream. ws must hold
+// workspace_bytes(M, N, Kd) bytes, 16-byte aligned; it may be null when that
+// is 0. It returns KGEN_OK, a
 // negative KGEN_ERR_* code, or the cudaError_t of the launch.
 template <class K>
 int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
