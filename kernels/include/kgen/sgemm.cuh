@@ -18,6 +18,11 @@
 // stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
 // a 16-byte copy cannot transpose) 4 bytes at a time, each element straight to
 // its transposed slot; partial tiles zero-fill through the copy's source size.
+// Tiles that reach past M or N, and operands whose rows are not 16-byte
+// aligned (odd leading dimensions), take 4-byte copies of every element,
+// rows or columns past the matrix reading the last one inside (their sums
+// land in C's rows or columns past M or N, never stored); only a partial
+// last k tile checks every element's bounds (kElements, kChecked).
 //
 // With SPLIT_K > 1 the k tiles are divided among up to SPLIT_K blocks per C
 // tile (grid y); each writes its partial sums to a workspace and a second
@@ -200,6 +205,38 @@ struct AsyncLoader {
       } else {
         cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
       }
+    }
+    g += g_tile;
+  }
+
+  // The element path: 4-byte copies of tiles inside the matrix's k range,
+  // at any alignment. Each thread keeps one row or column (mn) and copies
+  // kElems elements of it, kElemStride apart along k (k-contiguous
+  // operand) or rows of k apart (m/n-contiguous one), so a warp copies 32
+  // consecutive mn at each k and writes 32 consecutive words of shared
+  // memory. A thread whose mn lies past mn_total reads the last one
+  // instead: its sums only reach rows or columns of C past M or N, which
+  // are never stored, and copies that always read hold no predicates
+  // (predicates per copy cost up to 20 registers in the k loop).
+  static constexpr int kElemStride = THREADS / MN;
+  static_assert(THREADS % MN == 0, "4-byte copies: a thread keeps one mn of the tile");
+
+  // init_elem sets up copy_elem for the tiles from k0 of the MN x BK tile at
+  // mn0 (< mn_total) of a matrix of mn_total rows or columns (MN x K view).
+  __device__ void init_elem(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int tid) {
+    const int k = tid / MN, mn = tid % MN;
+    g = op.at(min(mn0 + mn, mn_total - 1), k0 + k);
+    g_stride = K_CONTIG ? kElemStride : kElemStride * op.ld;
+    g_tile = K_CONTIG ? BK : BK * op.ld;
+    s_off = static_cast<uint32_t>((k * kRow + mn) * 4);
+  }
+
+  // copy_elem copies the next tile to the stage at shared address stage, 4
+  // bytes at a time.
+  __device__ void copy_elem(uint32_t stage) {
+#pragma unroll
+    for (int i = 0; i < kElems; ++i) {
+      cp_async4(stage + s_off + i * kElemStride * kRow * 4, g + i * g_stride, true);
     }
     g += g_tile;
   }
@@ -428,11 +465,18 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
   }
 }
 
+// How mainloop_async copies tiles: kVectors, tiles wholly inside A and B
+// with 16-byte aligned rows (16-byte copies of m/n-contiguous operands);
+// kElements, tiles inside the matrices' k range at any alignment, 4 bytes at
+// a time (rows and columns past M or N read ones inside); kChecked, anything,
+// every element's bounds checked (the last, partial k tile).
+enum CopyPath { kChecked, kElements, kVectors };
+
 // mainloop_async is mainloop through a cp.async ring of K::kStages buffers
 // in smem (A's buffers, then B's). The k tiles [kt_begin, kt_end) are
 // multiplied in order; the ring is drained on return so that another call may
 // reuse it.
-template <class K, bool VEC>
+template <class K, CopyPath PATH>
 __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a, const Operand<K::kBKContig>& op_b,
                                                int m0, int n0, int M, int N, int Kd, int kt_begin, int kt_end,
                                                int a_off, int b_off, float* smem, float (&acc)[K::TM][K::TN]) {
@@ -446,17 +490,23 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   float* const smem_b = smem + S * K::kStageA;
   LA la;
   LB lb;
-  if (VEC) {
+  if (PATH == kVectors) {
     la.init(op_a, m0, kt_begin * K::BK, tid);
     lb.init(op_b, n0, kt_begin * K::BK, tid);
+  } else if (PATH == kElements) {
+    la.init_elem(op_a, m0, kt_begin * K::BK, M, tid);
+    lb.init_elem(op_b, n0, kt_begin * K::BK, N, tid);
   }
   const uint32_t sa = smem_addr(smem_a), sb = smem_addr(smem_b);
   // issue copies tile t (counted from kt_begin; the fast path's tiles in
   // order, one call each) into ring slot slot.
   auto issue = [&](int t, int slot) {
-    if (VEC) {
+    if (PATH == kVectors) {
       la.copy_vec(sa + slot * K::kStageA * 4);
       lb.copy_vec(sb + slot * K::kStageB * 4);
+    } else if (PATH == kElements) {
+      la.copy_elem(sa + slot * K::kStageA * 4);
+      lb.copy_elem(sb + slot * K::kStageB * 4);
     } else {
       const int k0 = (kt_begin + t) * K::BK;
       LA::copy_checked(op_a, m0, k0, M, Kd, smem_a + slot * K::kStageA, tid);
@@ -560,12 +610,19 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // This block's k tiles: all of them, or its split's share.
   int kt_begin, kt_end;
   split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
-  // Whole k tiles on the fast path, then the partial one, if any, checked.
-  const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
   if constexpr (K::kAsync) {
-    mainloop_async<K, true>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
-    mainloop_async<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
+    // Whole k tiles 16 bytes at a time where the tile and alignment allow,
+    // else 4 bytes at a time; then the partial k tile, if any, checked.
+    const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
+    if (vec) {
+      mainloop_async<K, kVectors>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    } else {
+      mainloop_async<K, kElements>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    }
+    mainloop_async<K, kChecked>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
   } else {
+    // Whole k tiles on the fast path, then the partial one, if any, checked.
+    const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
     mainloop<K, true>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem_a, smem_b, acc);
     mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem_a, smem_b, acc);
   }
