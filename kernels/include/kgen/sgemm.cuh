@@ -561,8 +561,11 @@ struct F32 {
 
 // gemm_kernel computes one BM x BN tile of C per block; with grid y > 1 the
 // block takes split blockIdx.y of the k tiles and writes its unscaled partial
-// sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C.
-template <class K>
+// sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C. EDGES
+// builds the element path in (kElements), for problems with tiles past M or
+// N or unaligned rows of A or B; without it every tile must lie inside C
+// with aligned rows (launch decides), and the kernel is the fast path alone.
+template <class K, bool EDGES = false>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
                 const float* __restrict__ B, int64_t ldb, float beta, float* __restrict__ C, int64_t ldc,
@@ -610,7 +613,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // This block's k tiles: all of them, or its split's share.
   int kt_begin, kt_end;
   split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
-  if constexpr (K::kAsync) {
+  if constexpr (K::kAsync && EDGES) {
     // Whole k tiles 16 bytes at a time where the tile and alignment allow,
     // else 4 bytes at a time; then the partial k tile, if any, checked.
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
@@ -619,6 +622,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     } else {
       mainloop_async<K, kElements>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     }
+    mainloop_async<K, kChecked>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
+  } else if constexpr (K::kAsync) {
+    // Whole k tiles on the fast path, then the partial one, if any, checked.
+    const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
+    mainloop_async<K, kVectors>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     mainloop_async<K, kChecked>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
   } else {
     // Whole k tiles on the fast path, then the partial one, if any, checked.
@@ -656,14 +664,22 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, alpha, beta, C, ldc, vec_c);
 }
 
-// prepare sets the cp.async kernel's dynamic shared memory limit above the
+// prepare sets the cp.async kernels' dynamic shared memory limit above the
 // 48 KiB default, once per device.
 template <class K>
 inline cudaError_t prepare() {
   if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
-  return once_per_device<K>(
-      [] { return cudaFuncSetAttribute(gemm_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes); });
+  return once_per_device<K>([] {
+    const cudaError_t err =
+        cudaFuncSetAttribute(gemm_kernel<K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+    if (err != cudaSuccess) return err;
+    return cudaFuncSetAttribute(gemm_kernel<K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+  });
 }
+
+// WithEdges keys the per-device caches of gemm_kernel<K, true>.
+template <class K>
+struct WithEdges {};
 
 // launch checks the arguments and starts the kernel (and, when the k range is
 // split through a workspace, the reduction) on stream. ws must hold
@@ -689,10 +705,17 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   if (err != cudaSuccess) return static_cast<int>(err);
   const dim3 grid(static_cast<unsigned>(blocks), splits);
   float* const part = static_cast<float*>(ws);
-  const bool early = kArch >= 90 && K::kEarly && early_pays<K>(gemm_kernel<K>, K::kThreads, K::kSmemBytes);
+  // The kernel with the element path only where a tile needs it: built in,
+  // it cost the fast path of tn 3-12% on an H100 (session 17, call 9).
+  const bool edges = K::kAsync && (M % K::BM != 0 || N % K::BN != 0 || !K::kVecGlobal || !vector_ok(A, lda) ||
+                                   !vector_ok(B, ldb));
+  const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
+  const bool early = kArch >= 90 && K::kEarly &&
+                     (edges ? early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
+                            : early_pays<K>(kernel, K::kThreads, K::kSmemBytes));
   const unsigned cluster = K::kClusterReduce ? splits : 1;
-  cudaError_t e = launch_in_clusters(early, cluster, gemm_kernel<K>, grid, dim3(K::kThreads), K::kSmemBytes, stream, M,
-                                     N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
+  cudaError_t e = launch_in_clusters(early, cluster, kernel, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
+                                     alpha, A, lda, B, ldb, beta, C, ldc, part);
   if (e == cudaSuccess && splits > 1 && !K::kClusterReduce) {
     e = launch_reduce<K, F32>(M, N, splits, alpha, static_cast<const float*>(part), beta, C, ldc, stream);
   }
