@@ -199,6 +199,33 @@ inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_byte
   return KGEN_OK;
 }
 
+// store_sum4 writes alpha * sum + beta * c to the first min(4, left)
+// elements at c, a float4 store where vec (Elem::T float, c 16-byte
+// aligned) and all 4 are in C; with beta == 0 it does not read c.
+template <class Elem>
+__device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool vec, float4 sum, float alpha,
+                                           float beta) {
+  if (vec && left >= 4) {
+    float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
+    if (beta != 0.0f) {
+      const float4 old = *reinterpret_cast<const float4*>(c);
+      out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
+      out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
+    }
+    *reinterpret_cast<float4*>(c) = out;
+    return;
+  }
+  const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    if (j < left) {
+      float out = alpha * v[j];
+      if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
+      Elem::store(c + j, out);
+    }
+  }
+}
+
 // reduce_splits adds the splits' fp32 partial sums in split order, so the
 // result is the same on every run, and writes alpha * sum + beta * C in
 // fp32, stored once in C's type. Elem is C's element: Elem::T, and
@@ -224,27 +251,18 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
   const int mn = M * N, width = quads ? 4 : 1, per_row = N / width, total = M * per_row;
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
     const int row = i / per_row, col = (i % per_row) * width, at = row * N + col;
-    float sum[4];
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (quads) {
-      float4 p = *reinterpret_cast<const float4*>(ws + at);
-      sum[0] = p.x, sum[1] = p.y, sum[2] = p.z, sum[3] = p.w;
+      sum = *reinterpret_cast<const float4*>(ws + at);
       for (int s = 1; s < splits; ++s) {
-        p = *reinterpret_cast<const float4*>(ws + s * mn + at);
-        sum[0] += p.x, sum[1] += p.y, sum[2] += p.z, sum[3] += p.w;
+        const float4 p = *reinterpret_cast<const float4*>(ws + s * mn + at);
+        sum.x += p.x, sum.y += p.y, sum.z += p.z, sum.w += p.w;
       }
     } else {
-      sum[0] = ws[at];
-      for (int s = 1; s < splits; ++s) sum[0] += ws[s * mn + at];
+      sum.x = ws[at];
+      for (int s = 1; s < splits; ++s) sum.x += ws[s * mn + at];
     }
-    typename Elem::T* c = C + static_cast<int64_t>(row) * ldc + col;
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      if (j < width) {
-        float out = alpha * sum[j];
-        if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
-        Elem::store(c + j, out);
-      }
-    }
+    store_sum4<Elem>(C + static_cast<int64_t>(row) * ldc + col, width, false, sum, alpha, beta);
   }
 }
 
@@ -284,33 +302,6 @@ __device__ __forceinline__ float4 load_cluster(uint32_t addr, unsigned rank) {
   return v;
 }
 #endif
-
-// store_sum4 writes alpha * sum + beta * c to the first min(4, left)
-// elements at c, a float4 store where vec (Elem::T float, c 16-byte
-// aligned) and all 4 are in C; with beta == 0 it does not read c.
-template <class Elem>
-__device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool vec, float4 sum, float alpha,
-                                           float beta) {
-  if (vec && left >= 4) {
-    float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
-    if (beta != 0.0f) {
-      const float4 old = *reinterpret_cast<const float4*>(c);
-      out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
-      out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
-    }
-    *reinterpret_cast<float4*>(c) = out;
-    return;
-  }
-  const float v[4] = {sum.x, sum.y, sum.z, sum.w};
-#pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    if (j < left) {
-      float out = alpha * v[j];
-      if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
-      Elem::store(c + j, out);
-    }
-  }
-}
 
 // cluster_sum_tile finishes a tile split over the blocks of a cluster
 // (ranks 0 .. gridDim.y - 1 are the splits in order). Each block has stored
