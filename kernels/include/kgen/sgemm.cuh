@@ -33,7 +33,9 @@
 // an SM is itself launched early (early_pays). Harness bench/harness/
 // sgemm_pdl.cu on an H100: 2-6% at 1024^3 and 64x64x65536 in back-to-back
 // launches, -0.5% to +1.6% in CUDA graphs, level (within 0.7%) on long
-// problems.
+// problems. With CLUSTER (sm_90) the splits of a tile are instead one
+// thread-block cluster and sum through distributed shared memory in this
+// kernel (kgen::cluster_sum_tile), in the same order, with the same result.
 #pragma once
 
 #include "kgen/common.cuh"
@@ -561,7 +563,8 @@ struct F32 {
 
 // gemm_kernel computes one BM x BN tile of C per block; with grid y > 1 the
 // block takes split blockIdx.y of the k tiles and writes its unscaled partial
-// sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C. EDGES
+// sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C, or with
+// K::kClusterReduce sums them with the other splits in its cluster. EDGES
 // builds the element path in (kElements), for problems with tiles past M or
 // N or unaligned rows of A or B; without it every tile must lie inside C
 // with aligned rows (launch decides), and the kernel is the fast path alone.
@@ -684,8 +687,8 @@ struct WithEdges {};
 // launch checks the arguments and starts the kernel (and, when the k range is
 // split through a workspace, the reduction) on stream. ws must hold
 // workspace_bytes(M, N, Kd) bytes, 16-byte aligned; it may be null when that
-// is 0. It returns KGEN_OK, a
-// negative KGEN_ERR_* code, or the cudaError_t of the launch.
+// is 0. It returns KGEN_OK, a negative KGEN_ERR_* code, or the cudaError_t
+// of the launch.
 template <class K>
 int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
            float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t stream) {
