@@ -640,17 +640,9 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 
   if constexpr (K::kClusterReduce) {
     if (gridDim.y > 1) {
-      // The ring is drained (mainloop_async): the partial tile takes its place.
-#pragma unroll
-      for (int i = 0; i < K::TM; ++i) {
-        const int row = a_off + (i / 4) * K::kGroupStrideM + (i % 4);
-#pragma unroll
-        for (int g = 0; g < K::kGroupsN; ++g) {
-          const float* r = &acc[i][g * 4];
-          *reinterpret_cast<float4*>(&smem[row * K::kTileRow + b_off + g * K::kGroupStrideN]) =
-              make_float4(r[0], r[1], r[2], r[3]);
-        }
-      }
+      // The ring is drained (mainloop_async): the partial tile takes its
+      // place, rows of kTileRow floats.
+      store_c<K>(acc, a_off, b_off, K::BM, K::BN, 1.0f, 0.0f, smem, K::kTileRow, true);
       cluster_sum_tile<F32, K::BM, K::BN, K::kTileRow, K::kThreads>(smem, m0, n0, M, N, alpha, beta, C, ldc);
       return;
     }
