@@ -10,9 +10,10 @@ import (
 	"github.com/kgen-gpu/kgen/go/gemm"
 )
 
-// shapes are the issue's: unit, odd, square, skinny with a long K, large.
+// shapes are the (unit, odd, square, skinny with a long K, large)
+// and a few tiles each way with edge tiles and a partial last k tile.
 var shapes = []struct{ M, N, K int }{
-	{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},
+	{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {257, 383, 77}, {1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},
 }
 
 // scalings cover beta == 0 (C not read: it holds NaN) and a general case.
@@ -25,7 +26,8 @@ var crossCheck func(t *testing.T, o operands, alpha, beta float32, got []float32
 
 // TestEveryInstanceAgainstCPU runs every instance built for this GPU on every
 // shape and scaling, with packed operands; small shapes also run with padded
-// strides and an offset that breaks 16-byte alignment.
+// strides and an offset that breaks 16-byte alignment, and 128^3 also with
+// one operand's rows unaligned at a time.
 func TestEveryInstanceAgainstCPU(t *testing.T) {
 	needGPU(t)
 	tested := map[string]bool{}
@@ -39,6 +41,14 @@ func TestEveryInstanceAgainstCPU(t *testing.T) {
 				layouts := [][3]storage{{{order: ao}, {order: bo}, {order: gemm.RowMajor}}}
 				if sh.M*sh.N*sh.K <= 1<<30 {
 					layouts = append(layouts, [3]storage{{order: ao, pad: 5, offset: 1}, {order: bo, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}})
+				}
+				if sh.M%128 == 0 && sh.N%128 == 0 && sh.M*sh.N*sh.K <= 1<<21 {
+					// Whole tiles with one operand's rows unaligned: a
+					// k-contiguous operand's keep the fast path (4-byte
+					// copies), an m/n-contiguous one's take the element path.
+					layouts = append(layouts,
+						[3]storage{{order: ao, pad: 1}, {order: bo, pad: 4, offset: 4}, {order: gemm.RowMajor}},
+						[3]storage{{order: ao, pad: 4}, {order: bo, pad: 1, offset: 2}, {order: gemm.RowMajor}})
 				}
 				for _, st := range layouts {
 					o := place(t, p, st[0], st[1], st[2])

@@ -468,11 +468,22 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 }
 
 // How mainloop_async copies tiles: kVectors, tiles wholly inside A and B
-// with 16-byte aligned rows (16-byte copies of m/n-contiguous operands);
-// kElements, tiles inside the matrices' k range at any alignment, 4 bytes at
-// a time (rows and columns past M or N read ones inside); kChecked, anything,
-// every element's bounds checked (the last, partial k tile).
+// whose rows allow it (fast_rows): 16 bytes at a time from an
+// m/n-contiguous operand, 4 bytes at a time a few whole runs of k per warp
+// from a k-contiguous one; kElements, tiles inside the matrices' k range at
+// any alignment, 4 bytes at a time (rows and columns past M or N read ones
+// inside); kChecked, anything, every element's bounds checked (the last,
+// partial k tile).
 enum CopyPath { kChecked, kElements, kVectors };
+
+// fast_rows reports whether an operand's rows allow kVectors' copies:
+// 16-byte ones need 16-byte aligned rows, but the cp.async pipeline copies
+// a k-contiguous operand 4 bytes at a time, which any rows allow. Without
+// K::kVecGlobal no rows do.
+template <class K, bool K_CONTIG>
+__host__ __device__ inline bool fast_rows(const float* p, int64_t ld) {
+  return K::kVecGlobal && ((K::kAsync && K_CONTIG) || vector_ok(p, ld));
+}
 
 // mainloop_async is mainloop through a cp.async ring of K::kStages buffers
 // in smem (A's buffers, then B's). The k tiles [kt_begin, kt_end) are
@@ -566,8 +577,9 @@ struct F32 {
 // sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C, or with
 // K::kClusterReduce sums them with the other splits in its cluster. EDGES
 // builds the element path in (kElements), for problems with tiles past M or
-// N or unaligned rows of A or B; without it every tile must lie inside C
-// with aligned rows (launch decides), and the kernel is the fast path alone.
+// N or rows of A or B that kVectors cannot copy (fast_rows); without it
+// every tile must lie inside C and both operands' rows allow kVectors
+// (launch decides), and the kernel is the fast path alone.
 template <class K, bool EDGES = false>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
@@ -604,7 +616,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   const Operand<K::kAKContig> op_a{A, lda};
   const Operand<K::kBKContig> op_b{B, ldb};
   const bool full_mn = m0 + K::BM <= M && n0 + K::BN <= N;
-  const bool vec = K::kVecGlobal && full_mn && vector_ok(A, lda) && vector_ok(B, ldb);
+  const bool vec = K::kVecGlobal && full_mn && fast_rows<K, K::kAKContig>(A, lda) && fast_rows<K, K::kBKContig>(B, ldb);
 
   float acc[K::TM][K::TN];
 #pragma unroll
@@ -617,8 +629,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   int kt_begin, kt_end;
   split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
   if constexpr (K::kAsync && EDGES) {
-    // Whole k tiles 16 bytes at a time where the tile and alignment allow,
-    // else 4 bytes at a time; then the partial k tile, if any, checked.
+    // Whole k tiles by kVectors where the tile and rows allow, else 4 bytes
+    // at a time; then the partial k tile, if any, checked. (Copying only the
+    // operand that needs it by kElements, the other by kVectors, took the
+    // 128x128 tiles' kernel from 127 to 130-141 registers: one block per SM.)
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
     if (vec) {
       mainloop_async<K, kVectors>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
@@ -702,8 +716,8 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   float* const part = static_cast<float*>(ws);
   // The kernel with the element path only where a tile needs it: built in,
   // it cost the fast path of tn 3-12% on an H100 (session 17, call 9).
-  const bool edges = K::kAsync && (M % K::BM != 0 || N % K::BN != 0 || !K::kVecGlobal || !vector_ok(A, lda) ||
-                                   !vector_ok(B, ldb));
+  const bool edges = K::kAsync && (M % K::BM != 0 || N % K::BN != 0 || !fast_rows<K, K::kAKContig>(A, lda) ||
+                                   !fast_rows<K, K::kBKContig>(B, ldb));
   const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
   const bool early = kArch >= 90 && K::kEarly &&
                      (edges ? early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One device call for a change to the SGEMM kernels alone: build the library,
+# run tests/gemm (-short, with the cuBLAS cross-check), compute-sanitizer
+# memcheck and racecheck over the SGEMM tests at small odd shapes (and
+# memcheck at 128^3: whole tiles with one operand's rows unaligned), then the bench's
+# sgemm section with the flags given. Logs go to $OUT.
+#   source .devicecarry/setup.sh && bash tools/device/gpu-sgemm.sh [bench flags...]
+set -uo pipefail
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv,noheader
+  nvcc --version | tail -1
+  go version
+} 2>&1 | tee "$OUT/device.txt"
+export KGEN_REQUIRE_GPU=1
+export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}"
+export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
+start=$(date +%s)
+make -j"$(nproc)" lib >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
+
+# Test binaries run directly (a timed-out `go test` leaves its binary on the GPU).
+go test -tags cublas -c -o /tmp/gemm.test ./tests/gemm || exit 1
+step() { # name timeout command...
+  local name=$1 limit=$2 t0
+  shift 2
+  t0=$(date +%s)
+  (cd /tmp && timeout -k 5 "$limit" "$@" >"$OUT/$name.log" 2>&1)
+  local st=$?
+  echo "$name: exit $st in $(($(date +%s) - t0)) s, $(grep -c -- '--- PASS' "$OUT/$name.log") passed," \
+    "$(grep -c -- '--- FAIL' "$OUT/$name.log") failed, $(grep -c -- '--- SKIP' "$OUT/$name.log") skipped" \
+    "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$name.log")" | tee -a "$OUT/device.txt"
+}
+step tests 240 /tmp/gemm.test -test.short -test.count=1 -test.v -test.timeout 230s
+grep -E -- '--- FAIL' "$OUT/tests.log" | head -20
+# A run pattern that selects some instances fails the tests' own "every
+# instance ran" count: the verdict is the sanitizer's summary (exit 9 on
+# errors) and the subtests' own results.
+step memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/gemm.test -test.short -test.v \
+  -test.run 'TestDegenerateShapes|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19|128x128x128|257x383x77)/'
+step racecheck 200 compute-sanitizer --tool racecheck --error-exitcode 9 /tmp/gemm.test -test.short -test.v \
+  -test.run 'TestEveryInstanceAgainstCPU/^(35x79x19|257x383x77)/'
+gzip -f "$OUT"/*.log
+
+[ $# -gt 0 ] || exit 0
+t0=$(date +%s)
+go run ./tools/bench -families sgemm -no-progress -json "$OUT/sgemm.json" "$@" >"$OUT/sgemm.txt" 2>&1
+echo "sgemm bench: exit $? in $(($(date +%s) - t0)) s" | tee -a "$OUT/device.txt"
+grep -E '^\s+sgemm .*(cublas|engine)' "$OUT/sgemm.txt" | sed 's/  */ /g' | tail -70
