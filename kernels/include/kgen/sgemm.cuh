@@ -390,8 +390,10 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
 }
 
 // store_c writes alpha * acc + beta * C; with beta == 0 it never reads C, so
-// C may hold anything (NaN included) on entry.
-template <class K>
+// C may hold anything (NaN included) on entry. Unless vec, only rows below M
+// and columns below N are stored, and with LOWER only rows and columns from
+// 0 on (a moved edge tile's, gemm_kernel).
+template <class K, bool LOWER = false>
 __device__ __forceinline__ void store_c(const float (&acc)[K::TM][K::TN], int m_base, int n_base, int M, int N,
                                         float alpha, float beta, float* C, int64_t ldc, bool vec) {
 #pragma unroll
@@ -410,11 +412,11 @@ __device__ __forceinline__ void store_c(const float (&acc)[K::TM][K::TN], int m_
           out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
         }
         *c = out;
-      } else if (m < M) {
+      } else if (LOWER ? static_cast<unsigned>(m) < static_cast<unsigned>(M) : m < M) {
         float* c = C + static_cast<int64_t>(m) * ldc;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          if (n + j < N) {
+          if (LOWER ? static_cast<unsigned>(n + j) < static_cast<unsigned>(N) : n + j < N) {
             float out = alpha * r[j];
             if (beta != 0.0f) out = fmaf(beta, c[n + j], out);
             c[n + j] = out;
@@ -576,10 +578,11 @@ struct F32 {
 // block takes split blockIdx.y of the k tiles and writes its unscaled partial
 // sums to ws + blockIdx.y * M * N (row-major, ld N) instead of C, or with
 // K::kClusterReduce sums them with the other splits in its cluster. EDGES
-// builds the element path in (kElements), for problems with tiles past M or
-// N or rows of A or B that kVectors cannot copy (fast_rows); without it
-// every tile must lie inside C and both operands' rows allow kVectors
-// (launch decides), and the kernel is the fast path alone.
+// is for problems with tiles past M or N or rows of A or B that kVectors
+// cannot copy (fast_rows): it moves edge tiles inside the matrix where it
+// can and builds the element path in (kElements); without it every tile
+// must lie inside C and both operands' rows allow kVectors (launch
+// decides), and the kernel is the fast path alone.
 template <class K, bool EDGES = false>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
@@ -606,6 +609,18 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   const int in_group = blockIdx.x % per_group;
   const int m0 = (first_m + in_group % rows) * K::BM;
   const int n0 = (in_group / rows) * K::BN;
+  // With EDGES, a tile reaching past M (N) is computed as the whole tile
+  // ending at row M (column N) where the matrix has that many, moved up
+  // (left) by dm (dn) over its neighbour's rows (columns): it then copies
+  // its operands as the tiles inside do (an edge tile by 4-byte copies of
+  // every operand was the slowest block of one-wave problems such as
+  // 1023^3), and stores only its own rows and columns.
+  int dm = 0, dn = 0;
+  if constexpr (EDGES) {
+    dm = max(0, min(m0 + K::BM - M, m0));
+    dn = max(0, min(n0 + K::BN - N, n0));
+  }
+  const int tm0 = m0 - dm, tn0 = n0 - dn;  // the tile computed
 
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   int lm = 0, ln = 0;
@@ -615,8 +630,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 
   const Operand<K::kAKContig> op_a{A, lda};
   const Operand<K::kBKContig> op_b{B, ldb};
-  const bool full_mn = m0 + K::BM <= M && n0 + K::BN <= N;
-  const bool vec = K::kVecGlobal && full_mn && fast_rows<K, K::kAKContig>(A, lda) && fast_rows<K, K::kBKContig>(B, ldb);
+  const bool full_mn = tm0 + K::BM <= M && tn0 + K::BN <= N;
+  // (A moved tile's 16-byte copies of an m/n-contiguous operand need the
+  // move to keep them aligned.)
+  const bool vec = K::kVecGlobal && full_mn && fast_rows<K, K::kAKContig>(A, lda) &&
+                   fast_rows<K, K::kBKContig>(B, ldb) && (K::kAKContig || dm % 4 == 0) && (K::kBKContig || dn % 4 == 0);
 
   float acc[K::TM][K::TN];
 #pragma unroll
@@ -635,28 +653,41 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     // 128x128 tiles' kernel from 127 to 130-141 registers: one block per SM.)
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
     if (vec) {
-      mainloop_async<K, kVectors>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+      mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else {
-      mainloop_async<K, kElements>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+      mainloop_async<K, kElements>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     }
-    mainloop_async<K, kChecked>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
+    mainloop_async<K, kChecked>(op_a, op_b, tm0, tn0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
   } else if constexpr (K::kAsync) {
     // Whole k tiles on the fast path, then the partial one, if any, checked.
     const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
-    mainloop_async<K, kVectors>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
-    mainloop_async<K, kChecked>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
+    mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    mainloop_async<K, kChecked>(op_a, op_b, tm0, tn0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem, acc);
   } else {
     // Whole k tiles on the fast path, then the partial one, if any, checked.
     const int kt_full = vec ? max(kt_begin, min(kt_end, Kd / K::BK)) : kt_begin;
-    mainloop<K, true>(op_a, op_b, m0, n0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem_a, smem_b, acc);
-    mainloop<K, false>(op_a, op_b, m0, n0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem_a, smem_b, acc);
+    mainloop<K, true>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem_a, smem_b, acc);
+    mainloop<K, false>(op_a, op_b, tm0, tn0, M, N, Kd, kt_full, kt_end, a_off, b_off, smem_a, smem_b, acc);
   }
 
+  // The block's own part of the tile computed: all of it, or a moved
+  // tile's rows and columns from (m0, n0) on, stored by store_c<K, true> in
+  // coordinates from there.
+  const bool moved = (dm | dn) != 0;
+  auto store = [&](float* D, int64_t ldd, float al, float be, bool vec_d) {
+    if constexpr (EDGES) {
+      store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0,
+                       ldd, vec_d && !moved);
+    } else {
+      store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, al, be, D, ldd, vec_d);
+    }
+  };
   if constexpr (K::kClusterReduce) {
     if (gridDim.y > 1) {
       // The ring is drained (mainloop_async): the partial tile takes its
-      // place, rows of kTileRow floats.
-      store_c<K>(acc, a_off, b_off, K::BM, K::BN, 1.0f, 0.0f, smem, K::kTileRow, true);
+      // place, rows of kTileRow floats, at (m0, n0) (rows and columns past
+      // M or N are summed and never stored).
+      store_c<K, EDGES>(acc, a_off - dm, b_off - dn, K::BM, K::BN, 1.0f, 0.0f, smem, K::kTileRow, !moved);
       cluster_sum_tile<F32, K::BM, K::BN, K::kTileRow, K::kThreads>(smem, m0, n0, M, N, alpha, beta, C, ldc);
       return;
     }
@@ -664,13 +695,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   if constexpr (K::kSplitK > 1) {
     if (gridDim.y > 1) {
       float* const part = ws + static_cast<int64_t>(blockIdx.y) * M * N;
-      const bool vec_w = K::kVecGlobal && full_mn && vector_ok(part, N);
-      store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, 1.0f, 0.0f, part, N, vec_w);
+      store(part, N, 1.0f, 0.0f, K::kVecGlobal && full_mn && vector_ok(part, N));
       return;
     }
   }
-  const bool vec_c = K::kVecGlobal && full_mn && vector_ok(C, ldc);
-  store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, alpha, beta, C, ldc, vec_c);
+  store(C, ldc, alpha, beta, K::kVecGlobal && full_mn && vector_ok(C, ldc));
 }
 
 // prepare sets the cp.async kernels' dynamic shared memory limit above the
