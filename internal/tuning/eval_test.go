@@ -15,8 +15,9 @@ import (
 // layout, and the bounds SelectAligned meets on them (see
 // TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
 // instances per layout; the second tune of session 13 of 2026-11-24 the
-// 18 of the table then; session 17's last tune (2026-11-25) the 19 of the
-// committed table (kernels/tuning/).
+// 18 of the table then; session 17's last tune (2026-11-25) and session
+// 18's two (2026-11-26) the 19 of the table, the last of them the
+// committed one (kernels/tuning/).
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -38,6 +39,16 @@ var sgemmTimes = []struct {
 	// final tune: 19 instances per layout, the cluster-summed split and
 	// the element path for odd shapes among them.
 	{"../../bench/results/h100-2026-11-25-session17-call11-tune-sgemm-raw.json.gz", 1.60, 2.10, 29, 15},
+	// Between: 1.369x nn, 1.561x nt, 1.373x tn, 1.417x tt (4, 9, 7, 9);
+	// leave-one-out: 1.385, 1.513, 1.583, 1.676 (3, 4, 3, 3). Session 18's
+	// first tune (seed 19): the same 19 instances per layout, k-contiguous
+	// operands with unaligned rows on the fast path.
+	{"../../bench/results/h100-2026-11-26-session18-call3-tune-sgemm-raw.json.gz", 1.57, 1.69, 29, 13},
+	// Between: 1.150x nn, 1.231x nt, 1.183x tn, 1.188x tt (4, 6, 2, 3);
+	// leave-one-out: 1.294, 1.339, 1.563, 1.299 (3, 4, 3, 3). Session 18's
+	// second tune (seed 20), the committed table: edge tiles moved inside
+	// the matrix.
+	{"../../bench/results/h100-2026-11-26-session18-call6-tune-sgemm-raw.json.gz", 1.24, 1.57, 15, 13},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
