@@ -672,7 +672,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 
   // The block's own part of the tile computed: all of it, or a moved
   // tile's rows and columns from (m0, n0) on, stored by store_c<K, true> in
-  // coordinates from there.
+  // coordinates from there. The fast kernel keeps the absolute form, which
+  // compiles to the SASS it had before edge tiles moved.
   const bool moved = (dm | dn) != 0;
   auto store = [&](float* D, int64_t ldd, float al, float be, bool vec_d) {
     if constexpr (EDGES) {
