@@ -5,18 +5,9 @@
 # GPU test packages with a GPU required. Logs go to $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-check.sh [go test -run pattern]
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-{
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-  nvcc --version | tail -1
-} 2>&1 | tee "$OUT/device.txt"
-export KGEN_REQUIRE_GPU=1
-export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}"
-export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
-start=$(date +%s)
-make -j"$(nproc)" lib >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
+# shellcheck source=tools/device/lib.sh
+source tools/device/lib.sh
+device_build
 make host-test 2>&1 | grep -E "passed|failed" | tee -a "$OUT/device.txt"
 
 # Test binaries, run directly: `timeout go test` would stop the go command

@@ -7,19 +7,9 @@
 # $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-sgemm.sh [bench flags...]
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-{
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv,noheader
-  nvcc --version | tail -1
-  go version
-} 2>&1 | tee "$OUT/device.txt"
-export KGEN_REQUIRE_GPU=1
-export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}"
-export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
-start=$(date +%s)
-make -j"$(nproc)" lib >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
-echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
+# shellcheck source=tools/device/lib.sh
+source tools/device/lib.sh
+device_build
 
 # Test binaries run directly (a timed-out `go test` leaves its binary on the GPU).
 go test -tags cublas -c -o /tmp/gemm.test ./tests/gemm || exit 1

@@ -1,0 +1,28 @@
+# Shared start of the device scripts (gpu-check.sh, gpu-sgemm.sh): source it
+# from the repository root after .devicecarry/setup.sh. It creates $OUT,
+# records the GPU, nvcc and Go in $OUT/device.txt, and exports what the cgo
+# builds and the GPU tests need; device_build builds the library.
+OUT=${OUT:-/tmp/out}
+mkdir -p "$OUT"
+{
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv,noheader
+  nvcc --version | tail -1
+  go version
+} 2>&1 | tee "$OUT/device.txt"
+# This machine has a GPU: a test that finds none must fail, not skip
+# (internal/gputest reads this).
+export KGEN_REQUIRE_GPU=1
+export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}" # gorgonia.org/cu needs the 11.8 headers
+export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
+
+# device_build builds every kernel into the library (log: $OUT/build.log),
+# records how long it took, and exits the script when the build fails.
+device_build() {
+  local start
+  start=$(date +%s)
+  make -j"$(nproc)" lib >"$OUT/build.log" 2>&1 || {
+    tail -40 "$OUT/build.log"
+    exit 1
+  }
+  echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
+}
