@@ -210,4 +210,9 @@ func TestChoiceTables(t *testing.T) {
 	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"; got != want || !p.ClusterReduce() {
 		t.Errorf("InstanceName = %q, want %q (ClusterReduce %v)", got, want, p.ClusterReduce())
 	}
+	// Packing ends the name, after every other choice.
+	p.SplitK, p.SplitReduce, p.FMAOrder, p.Pack = 1, SplitInWorkspace, FMAByRowZigzag, true
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk"; got != want {
+		t.Errorf("InstanceName = %q, want %q", got, want)
+	}
 }

@@ -23,6 +23,11 @@ type GemmParams struct {
 	MMA         bool        // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 	LaneMap     LaneMap     // lanes on the warp's thread grid (CUDA cores only)
 	FMAOrder    FMAOrder    // order of a k step's FFMAs over the thread tile (CUDA cores only)
+	// Pack: the k-contiguous operands (A row-major, B column-major) are
+	// transposed into the workspace first and the kernel of A column-major
+	// and B row-major multiplies the copies (kgen::sgemm::launch_packed;
+	// CUDA cores only, never layout tn, which has nothing to pack).
+	Pack bool
 	// Ladder is the seed article's step that a reference instance
 	// implements (sgemm_ladder.cuh); LadderNone for kgen's template. A
 	// ladder kernel has a block tile and, from BlockTile1D on, a thread
@@ -35,7 +40,7 @@ func (*GemmParams) Op() Op { return GEMM }
 
 // NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4",
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc" or
-// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz" (CUDA cores),
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
 // and every non-default choice, so two instances never share a name unless
@@ -73,8 +78,15 @@ func (p *GemmParams) NameTail(t Types) string {
 	}
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
+	if p.Pack {
+		b.WriteString(PackSuffix)
+	}
 	return b.String()
 }
+
+// PackSuffix ends the name of an instance that packs its k-contiguous
+// operands (GemmParams.Pack).
+const PackSuffix = "_pk"
 
 // LaneMap is how an sgemm kernel places a warp's lanes on its thread grid
 // (32 / lanes-along-N rows along M, lanes along N): kgen::sgemm::lane_coords.

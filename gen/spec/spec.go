@@ -64,6 +64,10 @@ type LayoutPair struct{ A, B ir.Layout }
 
 func (p LayoutPair) String() string { return ir.Layouts[p.A].Letter + ir.Layouts[p.B].Letter }
 
+// KContiguous reports whether an operand stores k contiguously: A
+// row-major or B column-major (what a pack tiling packs).
+func (p LayoutPair) KContiguous() bool { return p.A == ir.RowMajor || p.B == ir.ColMajor }
+
 // Tiling is one tile configuration of a family. Warp and Thread use M and N
 // only.
 type Tiling struct {
@@ -77,6 +81,7 @@ type Tiling struct {
 	MMA                 bool           // an f16 tensor-core tiling: Thread and Vec* unused
 	LaneMap             ir.LaneMap     // key lanes: a warp's lanes on its thread grid (f32 only)
 	FMAOrder            ir.FMAOrder    // key fma: order of a k step's multiply-adds (f32 only)
+	Pack                bool           // key pack: k-contiguous operands transposed first (f32 only)
 	// Ladder is the seed article's step of a ladder tiling (key ladder):
 	// Block and, from blocktile1d on, Thread only; LadderNone otherwise.
 	Ladder ir.LadderStep

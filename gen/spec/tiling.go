@@ -116,6 +116,10 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 			errorf("split_reduce cluster needs stages 3 to 5 (the cp.async pipeline, whose shared memory holds the partial tile); stages is %d", t.Stages)
 		}
 	}
+	if t.Pack && (t.Stages == 2 || t.VecGlobal != 4) {
+		errorf("pack needs stages 3 to 5 and vector global 4: the packed operands are copied 16 bytes at a time by cp.async; stages is %d, vector global %d",
+			t.Stages, t.VecGlobal)
+	}
 	if t.VecGlobal != 1 && t.VecGlobal != 4 {
 		errorf("vector global (%d) must be 1 or 4", t.VecGlobal)
 	}

@@ -105,6 +105,9 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 				checkMMATiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs, f.Types.Acc)
 			default:
 				checkF32Tiling(c, fmt.Sprintf("%s tiling %d", what, j+1), t, f.Archs)
+				if t.Pack && !slices.ContainsFunc(f.Layouts, LayoutPair.KContiguous) {
+					c.errorf(t.Line, "%s tiling %d: pack transposes k-contiguous operands (A row-major, B column-major), and the family's layouts have none; remove pack or add layout nn, nt or tt", what, j+1)
+				}
 			}
 		}
 	}

@@ -69,6 +69,11 @@ type Instance struct {
 	SharedBytes    int
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range (1: no split-K)
+	// Pack marks an SGEMM instance that first transposes its k-contiguous
+	// operands (A row-major, B column-major) into its workspace, then runs
+	// the kernel of A column-major and B row-major on the copies: 4 x K x M
+	// bytes of workspace for A, 4 x K x N for B, on the stream's workspace.
+	Pack bool
 	// Reference marks an instance kept for comparison: the engine runs it
 	// by name (SGEMMWith) only, never by its own choice, and tuning skips it.
 	Reference bool
@@ -113,10 +118,12 @@ type Engine struct {
 	predMu sync.Mutex
 	preds  map[predictorKey]*tuning.Predictor
 
-	// Split-K partial sums go to a workspace per stream (nil: the default
-	// stream), grown on demand and reused: launches on one stream run in
-	// order, so no two kernels ever share one, and a launch never allocates
-	// once the workspace is large enough. Keyed by *cuda.Stream, not its
+	// Split-K partial sums and packed operands go to a workspace per
+	// stream (nil: the default stream), grown on demand and reused (a
+	// packing instance's holds its transposed operands: 4 x K x M bytes
+	// for A, 4 x K x N for B, 256 MiB each at 8192^3). Launches on one
+	// stream run in order, so no two kernels ever share one, and a launch
+	// never allocates once the workspace is large enough. Keyed by *cuda.Stream, not its
 	// handle, so that a destroyed stream's handle reused by a new stream
 	// cannot share a workspace with work still queued.
 	wsMu sync.Mutex
@@ -228,7 +235,7 @@ func instances(ks []kernels.GEMM) []Instance {
 			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), Acc: dtypeOf(k.Tiling.Acc), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
-			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK),
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK), Pack: k.Tiling.Pack,
 			Reference: k.Reference, Ladder: k.Tiling.Ladder,
 			Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
@@ -660,9 +667,23 @@ func (e *Engine) explain(err error, name string, a, b Order, swapped bool) error
 			"whose operands are B^T (%s) and A^T (%s)", a, b)
 	}
 	msg := fmt.Sprintf("gemm: instance %s takes A %s and B %s, but %s", name, order(named.Tiling.A), order(named.Tiling.B), need)
+	found := false
 	for _, k := range e.kernels {
 		if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, named) {
 			msg += fmt.Sprintf(": %s has the same tiling and takes A %s and B %s", k.Name, a, b)
+			found = true
+		}
+	}
+	if !found && named.Tiling.Pack && a == ColMajor && b == RowMajor {
+		// Packing makes a problem A column-major and B row-major; one
+		// already so has nothing to pack.
+		msg += ": with A column-major and B row-major there is no k-contiguous operand to pack, so no packing instance takes them"
+		unpacked := named
+		unpacked.Tiling.Pack = false
+		for _, k := range e.kernels {
+			if order(k.Tiling.A) == a && order(k.Tiling.B) == b && sameTiling(k, unpacked) {
+				msg += fmt.Sprintf("; %s is the kernel it would run", k.Name)
+			}
 		}
 	}
 	return errors.New(msg)
@@ -707,13 +728,18 @@ func sameTiling(x, y kernels.GEMM) bool {
 // latter case only tilings whose splits each keep at least 256 of K, so that
 // the partial sums stay small next to the FMAs. Of those, the one whose
 // blocks x splits reach the multiprocessors with the least work to reduce,
-// else the one with the most; it is taken if it runs more blocks.
+// else the one with the most; it is taken if it runs more blocks. Packing
+// instances (Pack) are left to a measured table: whether the transposes pay
+// depends on the GPU and the shape (on an H100, from about 3072^3).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
 	work := func(t kernels.GEMM) int { return blocks(t) * splits(t) }
 	var plain, split []kernels.GEMM
 	for _, c := range cands {
+		if c.Tiling.Pack {
+			continue
+		}
 		if c.Tiling.SplitK > 1 {
 			split = append(split, c)
 		} else {

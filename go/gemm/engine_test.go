@@ -66,6 +66,35 @@ func TestWorkspaceBytes(t *testing.T) {
 	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 64, 64, 65536))
 }
 
+// TestWorkspaceBytesOfPacking: a packing instance needs its k-contiguous
+// operands' transposes (rows of a multiple of 32 floats, each operand a
+// multiple of 256 bytes) before any split-K partials; the tn kernel it runs
+// needs nothing else.
+func TestWorkspaceBytesOfPacking(t *testing.T) {
+	tl := kernels.GEMMTiling{A: kernels.RowMajor, B: kernels.RowMajor, Block: kernels.Tile{M: 128, N: 128, K: 16}, SplitK: 1, Pack: true}
+	g := kernels.GEMM{Info: kernels.Info{Arch: 90}, Tiling: tl}
+	assert.Equal(t, 4096*4096*4, kernels.GEMMWorkspaceBytes(g, 4096, 8192, 4096), "nn: A alone")
+	assert.Equal(t, 1792, kernels.GEMMWorkspaceBytes(g, 35, 7, 7), "A^T: 7 rows of 64 floats (35 rounded up to 32s), 1792 bytes, a multiple of 256")
+	g.Tiling.B = kernels.ColMajor
+	assert.Equal(t, 4096*4096*4+8192*4096*4, kernels.GEMMWorkspaceBytes(g, 4096, 8192, 4096), "nt: A and B")
+	assert.Equal(t, 1792+1024, kernels.GEMMWorkspaceBytes(g, 35, 7, 7), "nt: 1792 bytes for A^T, 7 rows of 32 floats (896 bytes) rounded up to 1024 for B^T")
+	g.Tiling.A = kernels.ColMajor
+	assert.Equal(t, 256, kernels.GEMMWorkspaceBytes(g, 35, 1, 1), "tt: B^T alone, one row of 32 floats (128 bytes) rounded up to 256")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 35, 7, 0), "K = 0: nothing to pack")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 0, 7, 7), "an empty C: nothing runs")
+	g.Tiling.SplitK, g.Tiling.A = 4, kernels.RowMajor
+	assert.Equal(t, 128*4096*4+8192*4096*4+4*128*8192*4, kernels.GEMMWorkspaceBytes(g, 128, 8192, 4096), "nt, 4 splits: A^T and B^T, then 4 partial C's")
+	n := 0
+	for _, k := range kernels.GEMMs {
+		if k.Tiling.Pack {
+			n++
+			assert.True(t, strings.HasSuffix(k.Name, "_pk"), k.Name)
+			assert.False(t, k.Tiling.A == kernels.ColMajor && k.Tiling.B == kernels.RowMajor, "%s: layout tn has nothing to pack", k.Name)
+		}
+	}
+	assert.NotZero(t, n, "the spec has packing instances")
+}
+
 // TestWorkspaceBytesOfClusterSplits: splits summed in a thread-block
 // cluster need no workspace in the objects for sm_90; the same instance's
 // objects for older archs split through the workspace.
@@ -175,6 +204,25 @@ func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
 	}
 	require.NotEmpty(t, all)
 	require.NotEmpty(t, ladder)
+	inLayout := func(a, b Order) int {
+		n := 0
+		for _, in := range all {
+			if in.A == a && in.B == b {
+				n++
+			}
+		}
+		return n
+	}
+	packing := 0
+	for _, in := range all {
+		if in.Pack && in.A == RowMajor && in.B == RowMajor {
+			packing++
+		}
+	}
+	require.NotZero(t, packing, "the spec has packing tilings")
+	for _, l := range [][2]Order{{RowMajor, RowMajor}, {RowMajor, ColMajor}, {ColMajor, ColMajor}} {
+		require.Equal(t, inLayout(ColMajor, RowMajor)+packing, inLayout(l[0], l[1]), "tilings in A %s, B %s: tn's and the packing ones", l[0], l[1])
+	}
 	for _, ao := range []Order{RowMajor, ColMajor} {
 		for _, bo := range []Order{RowMajor, ColMajor} {
 			for _, co := range []Order{RowMajor, ColMajor} {
@@ -204,18 +252,26 @@ func TestSGEMMWithRunsTheNamedInstance(t *testing.T) {
 					}
 					if assert.Error(t, err, "A %s, B %s, C %s: %s takes A %s and B %s", ao, bo, co, in.Name, in.A, in.B) {
 						assert.Contains(t, err.Error(), "gemm: instance "+in.Name+" takes A "+in.A.String()+" and B "+in.B.String())
-						assert.Contains(t, err.Error(), "has the same tiling and takes A "+needA.String()+" and B "+needB.String())
+						if in.Pack && needA == ColMajor && needB == RowMajor {
+							assert.Contains(t, err.Error(), "no k-contiguous operand to pack, so no packing instance takes them; "+
+								strings.TrimSuffix(strings.Replace(in.Name, "_"+layoutLetters(in.A, in.B)+"_", "_tn_", 1), "_pk")+" is the kernel it would run")
+						} else {
+							assert.Contains(t, err.Error(), "has the same tiling and takes A "+needA.String()+" and B "+needB.String())
+						}
 						if co == ColMajor {
 							assert.Contains(t, err.Error(), "C is column-major, so the kernel computes the row-major C^T = B^T * A^T, "+
 								"whose operands are B^T ("+needA.String()+") and A^T ("+needB.String()+")")
 						}
 					}
 				}
-				fits := 1 // instances per tiling that are accepted
+				// Accepted: the instances of the caller's layouts and of the
+				// swapped problem's. Every tiling has all four layouts but
+				// the packing ones, which have no tn (nothing to pack).
+				want := inLayout(ao, bo)
 				if needA != ao || needB != bo {
-					fits = 2 // the caller's layouts and the swapped problem's
+					want += inLayout(needA, needB)
 				}
-				assert.Equal(t, fits*len(all)/4, ran, "A %s, B %s, C %s", ao, bo, co)
+				assert.Equal(t, want, ran, "A %s, B %s, C %s", ao, bo, co)
 			}
 		}
 	}
@@ -381,4 +437,11 @@ func TestGEMMAccArguments(t *testing.T) {
 	assert.Equal(t, "hgemmh_nt_f16_b256x128x32_w128x64_s4_o2", pickTiling(acc16, 2048, 2048, 2048, 132).Name)
 	// An empty problem validates and runs nothing (no device here).
 	assert.NoError(t, e.GEMMAcc(F16, F16, nil, 1, Matrix{Order: RowMajor}, Matrix{Cols: 5}, 0, Matrix{Cols: 5}))
+}
+
+// layoutLetters spells A's and B's orders as an instance name does: n for
+// row-major, t for column-major.
+func layoutLetters(a, b Order) string {
+	l := map[Order]string{RowMajor: "n", ColMajor: "t"}
+	return l[a] + l[b]
 }

@@ -217,15 +217,21 @@ func TestSplitK(t *testing.T) {
 	}
 }
 
-// TestSplitKInGraphs captures every split-K instance into a CUDA graph on a
-// stream that never ran it, so the launch takes the graph's own workspace,
+// TestWorkspaceInGraphs captures every instance that needs a workspace
+// (split-K, packing) into a CUDA graph on a stream that never ran it, so
+// the launch takes the graph's own workspace,
 // replays the graph twice with C reset in between, runs the instance
 // eagerly on the same stream between the replays (the stream's workspace),
 // and checks every result and the poison around C.
-func TestSplitKInGraphs(t *testing.T) {
+func TestWorkspaceInGraphs(t *testing.T) {
 	needGPU(t)
 	tested := map[string]bool{}
 	split := splitKInstances(t)
+	for _, in := range tableInstances(t) {
+		if in.Pack && in.SplitK == 1 {
+			split = append(split, in)
+		}
+	}
 	p := getProblem(33, 70, 4099)
 	const alpha, beta = -0.75, 1.5
 	for _, in := range split {

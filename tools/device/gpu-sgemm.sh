@@ -2,7 +2,8 @@
 # One device call for a change to the SGEMM kernels alone: build the library,
 # run tests/gemm (-short, with the cuBLAS cross-check), compute-sanitizer
 # memcheck over the SGEMM tests at small odd shapes and at 128^3 (whole
-# tiles with one operand's rows unaligned), the bench's sgemm section with
+# tiles with one operand's rows unaligned) and over the graph captures of
+# the instances with a workspace, the bench's sgemm section with
 # the flags given, if any, then racecheck at small odd shapes. Logs go to
 # $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-sgemm.sh [bench flags...]
@@ -29,7 +30,7 @@ grep -E -- '--- FAIL' "$OUT/tests.log" | head -20
 # instance ran" count: the verdict is the sanitizer's summary (exit 9 on
 # errors) and the subtests' own results.
 step memcheck 150 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/gemm.test -test.short -test.v \
-  -test.run 'TestDegenerateShapes|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19|128x128x128|257x383x77|516x260x84)/'
+  -test.run 'TestDegenerateShapes|TestWorkspaceInGraphs|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19|128x128x128|257x383x77|516x260x84)/'
 if [ $# -gt 0 ]; then
   t0=$(date +%s)
   go run ./tools/bench -families sgemm -no-progress -json "$OUT/sgemm.json" "$@" >"$OUT/sgemm.txt" 2>&1

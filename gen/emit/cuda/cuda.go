@@ -34,11 +34,12 @@ var funcs = map[string]any{
 }
 
 // opConfig is what one op adds to the common source: the template header
-// it instantiates, its namespace, and the Config it defines. Its templates
-// see the instance as .In and its parameters as .P.
+// it instantiates, its namespace, the Config it defines and, where not
+// launch<Config>, the launch function that the launcher calls. Its
+// templates see the instance as .In and its parameters as .P.
 type opConfig struct {
-	header, namespace string
-	describe, config  *template.Template
+	header, namespace        string
+	describe, config, launch *template.Template
 }
 
 // configs' templates: .In is the instance, .P its op's parameters.
@@ -46,12 +47,14 @@ var configs = map[ir.Op]opConfig{
 	ir.GEMM: {
 		header: "kgen/sgemm.cuh", namespace: "kgen::sgemm",
 		describe: emit.Template("gemm.describe", `fp32 GEMM on CUDA cores, A {{layout .P.ALayout}}-major, B {{layout .P.BLayout}}-major, C row-major;
-// block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}, {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
+// {{if .P.Pack}}the k-contiguous operands transposed into the workspace first, then the kernel of A col-major and B row-major;
+// {{end}}block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}, {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
 		config: emit.Template("gemm.config", `struct Config : kgen::sgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, {{.P.Thread.M}}, {{.P.Thread.N}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
-                                   /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}},
+                                   /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{if .P.Pack}}/*packed*/ kgen::Order::Col, kgen::Order::Row{{else}}{{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}{{end}},
                                    /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder .P.ClusterReduce}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}
                                    {{- if or .P.FMAOrder .P.ClusterReduce}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}
                                    {{- if .P.ClusterReduce}}, /*splits summed in a cluster*/ true{{end}}> {};`, funcs),
+		launch: emit.Template("gemm.launch", `{{if .P.Pack}}launch_packed<Config, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}>{{else}}launch<Config>{{end}}`, funcs),
 	},
 	ir.GEMV: {
 		header: "kgen/hgemv.cuh", namespace: "kgen::hgemv",
@@ -95,7 +98,7 @@ using KGEN_CAT(kgen_config_{{.In.Name}}, KGEN_ARCH)::Config;
 
 extern "C" int KGEN_EXPORT(kgen_{{.In.Name}})(int device, {{range .Params}}{{.C}} {{.Name}}, {{end}}void* stream) {
   KGEN_BIND_DEVICE(device);
-  return {{.Namespace}}::launch<Config>({{range .Params}}{{.Name}}, {{end}}static_cast<cudaStream_t>(stream));
+  return {{.Namespace}}::{{.Launch}}({{range .Params}}{{.Name}}, {{end}}static_cast<cudaStream_t>(stream));
 }
 `
 
@@ -204,11 +207,17 @@ func Emit(m *ir.Module) ([]emit.File, error) {
 		if err != nil {
 			return nil, err
 		}
+		launch := []byte("launch<Config>")
+		if cfg.launch != nil {
+			if launch, err = emit.Execute(cfg.launch, data); err != nil {
+				return nil, err
+			}
+		}
 		src, err := emit.Execute(sourceTemplate, struct {
-			Spec, Header, Namespace, Describe, Config string
-			In                                        ir.Instance
-			Params                                    []ir.Param
-		}{m.SpecPath, cfg.header, cfg.namespace, strings.TrimSpace(string(describe)), string(config), in, in.Launch()})
+			Spec, Header, Namespace, Describe, Config, Launch string
+			In                                                ir.Instance
+			Params                                            []ir.Param
+		}{m.SpecPath, cfg.header, cfg.namespace, strings.TrimSpace(string(describe)), string(config), string(launch), in, in.Launch()})
 		if err != nil {
 			return nil, err
 		}

@@ -97,6 +97,12 @@ type GEMMTiling struct {
 	// step's multiply-adds: "rows_zigzag" or "quads_zigzag"
 	// (kgen::sgemm::multiply_tile); empty for rows, the default.
 	FMAOrder string
+	// Pack marks an f32 instance that first transposes its k-contiguous
+	// operands (A row-major, B column-major) into the workspace and then
+	// runs the kernel of A column-major and B row-major on the copies
+	// (kgen::sgemm::launch_packed): a workspace of the packed operands
+	// (GEMMWorkspaceBytes) at every shape.
+	Pack bool
 	// Ladder is the seed article's step of a ladder instance ("naive" ...
 	// "vectorized", kernels/include/kgen/sgemm_ladder.cuh); empty for kgen's
 	// own template. A ladder instance has no warp tile and no stages.
@@ -113,9 +119,9 @@ type GEMMParams struct {
 	A, B, C     unsafe.Pointer
 	LDA, LDB    int
 	LDC         int
-	// Workspace is device memory of WorkspaceBytes bytes for the split-K
-	// partial sums, fp32 whatever the element type (see
-	// GEMMWorkspaceBytes); nil and 0 when the instance does not split K.
+	// Workspace is device memory of WorkspaceBytes bytes for the packed
+	// operands and the split-K partial sums, fp32 whatever the element type
+	// (see GEMMWorkspaceBytes); nil and 0 when the instance needs none.
 	Workspace      unsafe.Pointer
 	WorkspaceBytes int
 	Stream         unsafe.Pointer
@@ -145,16 +151,41 @@ func GEMMSplits(t GEMMTiling, m, n, k int) int {
 const clusterMinArch = 90
 
 // GEMMWorkspaceBytes is the workspace instance g needs for an m x n x k
-// problem: a partial m x n C of float32 per split when it splits K through
-// memory, else 0: when it does not split, or its splits sum in a cluster
-// (ClusterReduce, built for sm_90 or later). It mirrors the launcher's
-// workspace_bytes, so it takes the instance, whose Arch decides.
+// problem: with Pack, each packed operand (packedBytes), then a partial
+// m x n C of float32 per split when it splits K through memory; 0 when it
+// does neither, and no split-K part when its splits sum in a cluster
+// (ClusterReduce, built for sm_90 or later). It mirrors the launchers'
+// workspace_bytes and packed_workspace_bytes, so it takes the instance,
+// whose Arch decides.
 func GEMMWorkspaceBytes(g GEMM, m, n, k int) int {
-	s := GEMMSplits(g.Tiling, m, n, k)
-	if s <= 1 || m <= 0 || n <= 0 || (g.Tiling.ClusterReduce && g.Arch >= clusterMinArch) {
+	if m <= 0 || n <= 0 {
 		return 0
 	}
-	return s * m * n * 4
+	packed := 0
+	if g.Tiling.Pack {
+		if k <= 0 {
+			return 0
+		}
+		if g.Tiling.A == RowMajor {
+			packed += packedBytes(m, k)
+		}
+		if g.Tiling.B == ColMajor {
+			packed += packedBytes(n, k)
+		}
+	}
+	s := GEMMSplits(g.Tiling, m, n, k)
+	if s <= 1 || (g.Tiling.ClusterReduce && g.Arch >= clusterMinArch) {
+		return packed
+	}
+	return packed + s*m*n*4
+}
+
+// packedBytes is the workspace of one packed k x mn operand: rows of mn
+// float32s rounded up to 32 (128 bytes), the whole rounded up to 256 bytes
+// (kgen::sgemm::packed_bytes).
+func packedBytes(mn, k int) int {
+	ld := (mn + 31) / 32 * 32
+	return (ld*k*4 + 255) / 256 * 256
 }
 
 // GEMM is a GEMM instance: its description and its launcher, which returns

@@ -1495,6 +1495,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1575,6 +1595,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1875,6 +1915,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1955,6 +2015,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -2635,6 +2715,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2715,6 +2815,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
+		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -5565,6 +5685,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -5627,6 +5763,22 @@ func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -5869,6 +6021,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -5931,6 +6099,22 @@ func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -6477,6 +6661,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6539,6 +6739,22 @@ func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {

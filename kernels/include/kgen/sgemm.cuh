@@ -39,6 +39,7 @@
 #pragma once
 
 #include "kgen/common.cuh"
+#include "kgen/transpose.cuh"
 
 namespace kgen {
 namespace sgemm {
@@ -759,6 +760,93 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
     e = launch_reduce<K, F32>(M, N, splits, alpha, static_cast<const float*>(part), beta, C, ldc, stream);
   }
   return static_cast<int>(e);
+}
+
+// Packing (an instance of the spec's `pack: true`): a k-contiguous operand,
+// A row-major or B column-major, is first transposed into the workspace
+// (kgen/transpose.cuh), and K, whose A is column-major and B row-major,
+// multiplies the copies, both by 16-byte cp.async copies, where the user's
+// layout's own kernel copies a k-contiguous operand 4 bytes at a time. On an
+// H100 (bench/harness/sgemm_pack.cu, bench/results/
+// h100-2026-11-27-session20.md) that took nn, nt and tt from 0.96-1.00x
+// cuBLAS to 0.99-1.04x at 4096 and 8192 with the transposes counted; at 2048
+// they cost as much as they save.
+
+// kPackAlign aligns each packed operand in the workspace, in bytes.
+constexpr int64_t kPackAlign = 256;
+
+// packed_ld is the leading dimension of a packed operand of mn rows or
+// columns: rows of whole 128-byte lines.
+inline int64_t packed_ld(int mn) { return (static_cast<int64_t>(mn) + 31) / 32 * 32; }
+
+// packed_bytes is the workspace of one packed K x mn operand.
+inline int64_t packed_bytes(int mn, int Kd) {
+  const int64_t b = packed_ld(mn) * Kd * static_cast<int64_t>(sizeof(float));
+  return (b + kPackAlign - 1) / kPackAlign * kPackAlign;
+}
+
+// PackedOps says which operands of the user's orders A_ORDER and B_ORDER
+// are packed: the k-contiguous ones.
+template <Order A_ORDER, Order B_ORDER>
+struct PackedOps {
+  static constexpr bool kA = A_ORDER == Order::Row, kB = B_ORDER == Order::Col;
+  static_assert(kA || kB, "packing needs a k-contiguous operand: layouts nn, nt or tt");
+};
+
+// packed_workspace_bytes is the workspace launch_packed needs for an M x N
+// x Kd problem: the packed operands, then K's own (go/internal/kernels.
+// GEMMWorkspaceBytes mirrors it).
+template <class K, Order A_ORDER, Order B_ORDER>
+inline int64_t packed_workspace_bytes(int M, int N, int Kd) {
+  using P = PackedOps<A_ORDER, B_ORDER>;
+  if (M <= 0 || N <= 0 || Kd <= 0) return 0;
+  return (P::kA ? packed_bytes(M, Kd) : 0) + (P::kB ? packed_bytes(N, Kd) : 0) + workspace_bytes<K>(M, N, Kd);
+}
+
+// launch_packed is launch for operands stored in A_ORDER and B_ORDER (the
+// instance's layout): it checks the arguments as launch does for those
+// orders, transposes the k-contiguous operands into ws, and launches K
+// (A column-major, B row-major) on the copies, with the rest of ws as K's
+// own workspace. ws must hold packed_workspace_bytes(M, N, Kd) bytes,
+// 16-byte aligned.
+template <class K, Order A_ORDER, Order B_ORDER>
+int launch_packed(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                  float beta, float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t stream) {
+  static_assert(!K::kAKContig && !K::kBKContig, "the packed operands are m- and n-contiguous");
+  using P = PackedOps<A_ORDER, B_ORDER>;
+  if (M < 0 || N < 0 || Kd < 0) return KGEN_ERR_NEGATIVE_DIM;
+  const int64_t need_lda = P::kA ? Kd : M;  // length of a stored row of A
+  const int64_t need_ldb = P::kB ? Kd : N;
+  if (lda < (need_lda > 1 ? need_lda : 1) || ldb < (need_ldb > 1 ? need_ldb : 1) || ldc < (N > 1 ? N : 1)) {
+    return KGEN_ERR_LEADING_DIM;
+  }
+  if (M == 0 || N == 0) return KGEN_OK;
+  if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
+  if (Kd == 0) {
+    // C = beta * C: nothing to pack, and K reads neither operand.
+    return launch<K>(M, N, 0, alpha, A, M, B, N, beta, C, ldc, nullptr, 0, stream);
+  }
+  const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
+  if (blocks > 0x7fffffff || transpose_blocks(M, Kd) > 0x7fffffff || transpose_blocks(N, Kd) > 0x7fffffff) {
+    return KGEN_ERR_GRID_TOO_LARGE;
+  }
+  const int64_t need = packed_workspace_bytes<K, A_ORDER, B_ORDER>(M, N, Kd);
+  if (ws == nullptr || ws_bytes < need || reinterpret_cast<uintptr_t>(ws) % 16 != 0) return KGEN_ERR_WORKSPACE;
+  char* free_ws = static_cast<char*>(ws);
+  if constexpr (P::kA) {
+    float* const a = reinterpret_cast<float*>(free_ws);
+    const cudaError_t e = transpose<K>(M, Kd, A, lda, a, packed_ld(M), stream);
+    if (e != cudaSuccess) return static_cast<int>(e);
+    A = a, lda = packed_ld(M), free_ws += packed_bytes(M, Kd);
+  }
+  if constexpr (P::kB) {
+    float* const b = reinterpret_cast<float*>(free_ws);
+    const cudaError_t e = transpose<K>(N, Kd, B, ldb, b, packed_ld(N), stream);
+    if (e != cudaSuccess) return static_cast<int>(e);
+    B = b, ldb = packed_ld(N), free_ws += packed_bytes(N, Kd);
+  }
+  const int64_t rest = ws_bytes - (free_ws - static_cast<char*>(ws));
+  return launch<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, rest > 0 ? free_ws : nullptr, rest, stream);
 }
 
 }  // namespace sgemm

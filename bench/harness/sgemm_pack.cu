@@ -1,0 +1,235 @@
+// Harness (session 20): a k-contiguous operand packed into an m/n-contiguous copy (kgen/transpose.cuh, as
+// kgen::sgemm::launch_packed does), then multiplied by the tn kernel (both operands copied 16 bytes at a time),
+// against the layout's own kernels, which copy a k-contiguous operand 4 bytes at a time, and against cuBLAS SGEMM in
+// pedantic math. The packed time includes the transposes. Interleaved rounds over operand sets rotated past the L2;
+// every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md.
+// Build on the GPU machine from the repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
+//     -o /tmp/sgemm_pack bench/harness/sgemm_pack.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bench/harness/timing.h"
+#include "kgen/sgemm.cuh"
+#include "kgen/transpose.cuh"
+
+using kgen::Order;
+typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
+                      void*, int64_t, cudaStream_t);
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MINB, Order A, Order B, int S, int SPLIT, int MAP,
+          int O>
+using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MINB, true, A, B, S, SPLIT, MAP, O>;
+
+// The tiles: 128x128 lanes by column, FFMA order quads_zigzag (fq) or rows_zigzag (fz); 128x256; 128x256 in 4 splits.
+template <Order A, Order B>
+struct Tiles {
+  static constexpr Launch fq = kgen::sgemm::launch<Cfg<128, 128, 16, 32, 64, 8, 8, 1, A, B, 3, 1, 1, 2>>;
+  static constexpr Launch fz = kgen::sgemm::launch<Cfg<128, 128, 16, 32, 64, 8, 8, 1, A, B, 3, 1, 1, 1>>;
+  static constexpr Launch wide = kgen::sgemm::launch<Cfg<128, 256, 16, 64, 64, 8, 16, 1, A, B, 3, 1, 0, 0>>;
+  static constexpr Launch wide_k4 = kgen::sgemm::launch<Cfg<128, 256, 16, 64, 64, 8, 16, 1, A, B, 3, 4, 0, 0>>;
+  static constexpr Launch fq_k4 = kgen::sgemm::launch<Cfg<128, 128, 16, 32, 64, 8, 8, 1, A, B, 3, 4, 1, 2>>;
+  static int64_t ws(int M, int N, int K) {
+    return std::max(kgen::workspace_bytes<Cfg<128, 256, 16, 64, 64, 8, 16, 1, A, B, 3, 4, 0, 0>>(M, N, K),
+                    kgen::workspace_bytes<Cfg<128, 128, 16, 32, 64, 8, 8, 1, A, B, 3, 4, 1, 2>>(M, N, K));
+  }
+};
+
+static Launch tile_of(const char* l, const char* t) {
+  auto pick = [&](auto tiles) -> Launch {
+    using T = decltype(tiles);
+    if (!strcmp(t, "fq")) return T::fq;
+    if (!strcmp(t, "fz")) return T::fz;
+    if (!strcmp(t, "wide")) return T::wide;
+    if (!strcmp(t, "wide_k4")) return T::wide_k4;
+    return T::fq_k4;
+  };
+  if (!strcmp(l, "nn")) return pick(Tiles<Order::Row, Order::Row>{});
+  if (!strcmp(l, "nt")) return pick(Tiles<Order::Row, Order::Col>{});
+  if (!strcmp(l, "tn")) return pick(Tiles<Order::Col, Order::Row>{});
+  return pick(Tiles<Order::Col, Order::Col>{});
+}
+
+static cublasHandle_t h;
+static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
+                       int64_t ldb, float* C, cudaStream_t st) {
+  const float alpha = 1.f, beta = 0.f;
+  cublasSetStream(h, st);
+  if (cublasSgemm(h, b_col ? CUBLAS_OP_T : CUBLAS_OP_N, a_col ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha, B, ldb, A,
+                  lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
+    printf("cublas failed\n");
+    exit(1);
+  }
+}
+
+static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
+
+struct Shape {
+  int M, N, K;
+};
+
+int main() {
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  const Shape shapes[] = {{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+                          {8192, 8192, 128},  {128, 8192, 8192},  {3072, 3072, 3072}};
+  for (const Shape& sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
+    const size_t bytes = (ea + eb + ec) * 4;
+    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
+    std::vector<float*> A(sets), B(sets), C(sets);
+    std::vector<float> hv(std::max(ea, eb) + 7);
+    srand(3);
+    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
+    for (int s = 0; s < sets; ++s) {
+      CK(cudaMalloc(&A[s], ea * 4));
+      CK(cudaMalloc(&B[s], eb * 4));
+      CK(cudaMalloc(&C[s], ec * 4));
+      CK(cudaMemcpy(A[s], hv.data(), ea * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(B[s], hv.data() + (s % 7), eb * 4, cudaMemcpyHostToDevice));
+    }
+    float *Cr, *At, *Bt;
+    const int64_t ldat = round_up(M, 32), ldbt = round_up(N, 32);
+    CK(cudaMalloc(&Cr, ec * 4));
+    CK(cudaMalloc(&At, K * ldat * 4));
+    CK(cudaMalloc(&Bt, K * ldbt * 4));
+    const int64_t ws_bytes = Tiles<Order::Col, Order::Row>::ws(M, N, K) + (64 << 20);
+    void* ws;
+    CK(cudaMalloc(&ws, ws_bytes));
+    const bool skinny_m = M <= 256;
+    const double flop = 2.0 * M * N * static_cast<double>(K);
+
+    // The transposes alone: bandwidth of A (M x K -> K x M) and B as stored in nt (N x K -> K x N).
+    {
+      cudaEvent_t e0, e1;
+      CK(cudaEventCreate(&e0));
+      CK(cudaEventCreate(&e1));
+      for (int which = 0; which < 2; ++which) {
+        const int rows = which == 0 ? M : N, cols = K;
+        const int64_t ldd = which == 0 ? ldat : ldbt;
+        float* dst = which == 0 ? At : Bt;
+        std::vector<float> ts;
+        for (int r = 0; r < 7; ++r) {
+          const int reps = 10;
+          CK(kgen::transpose<struct HarnessTag>(rows, cols, which == 0 ? A[0] : B[0], cols, dst, ldd, st));
+          CK(cudaEventRecord(e0, st));
+          for (int i = 0; i < reps; ++i) {
+            const int s = i % sets;
+            CK(kgen::transpose<struct HarnessTag>(rows, cols, which == 0 ? A[s] : B[s], cols, dst, ldd, st));
+          }
+          CK(cudaEventRecord(e1, st));
+          CK(cudaEventSynchronize(e1));
+          float ms;
+          CK(cudaEventElapsedTime(&ms, e0, e1));
+          ts.push_back(ms / reps);
+        }
+        const float t = median(ts);
+        printf("%dx%dx%d transpose %s %dx%d: %.1f us, %.0f GB/s\n", M, N, K, which == 0 ? "A" : "B(nt)", rows, cols,
+               t * 1e3, 2.0 * rows * cols * 4 / (t * 1e-3) / 1e9);
+      }
+      // Correctness of the transpose itself (A, set 0).
+      std::vector<float> ha(ea), ht(K * ldat);
+      CK(kgen::transpose<struct HarnessTag>(M, K, A[0], K, At, ldat, st));
+      CK(cudaStreamSynchronize(st));
+      CK(cudaMemcpy(ha.data(), A[0], ea * 4, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(ht.data(), At, K * ldat * 4, cudaMemcpyDeviceToHost));
+      size_t bad = 0;
+      for (int m = 0; m < M; ++m)
+        for (int k = 0; k < K; ++k) bad += ha[static_cast<size_t>(m) * K + k] != ht[static_cast<size_t>(k) * ldat + m];
+      printf("%dx%dx%d transpose check: %zu wrong\n", M, N, K, bad);
+      CK(cudaEventDestroy(e0));
+      CK(cudaEventDestroy(e1));
+    }
+
+    const char* lays[] = {"nn", "nt", "tt", "tn"};
+    for (const char* l : lays) {
+      const bool a_col = l[0] == 't', b_col = l[1] == 't';
+      const bool pack_a = !a_col, pack_b = b_col;  // the k-contiguous operands
+      const int64_t lda = a_col ? M : K, ldb = b_col ? K : N;
+      struct Cand {
+        std::string name;
+        std::function<void(int)> run;
+      };
+      std::vector<Cand> cands;
+      cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas_run(a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s], st); }});
+      std::vector<const char*> tiles = skinny_m ? std::vector<const char*>{"wide_k4", "fq_k4"}
+                                                : std::vector<const char*>{"fq", "fz", "wide"};
+      for (const char* t : tiles) {
+        Launch f = tile_of(l, t);
+        cands.push_back({std::string("own ") + t, [&, f](int s) {
+                           const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
+                           if (rc) printf("launch %d\n", rc), exit(1);
+                         }});
+      }
+      if (pack_a || pack_b) {
+        for (const char* t : tiles) {
+          Launch f = tile_of("tn", t);
+          cands.push_back({std::string("packed tn ") + t, [&, f, pack_a, pack_b](int s) {
+                             const float* a = A[s];
+                             const float* b = B[s];
+                             int64_t la = lda, lb = ldb;
+                             if (pack_a) {
+                               CK(kgen::transpose<struct HarnessTag>(M, K, A[s], lda, At, ldat, st));
+                               a = At, la = ldat;
+                             }
+                             if (pack_b) {
+                               CK(kgen::transpose<struct HarnessTag>(N, K, B[s], ldb, Bt, ldbt, st));
+                               b = Bt, lb = ldbt;
+                             }
+                             const int rc = f(M, N, K, 1.f, a, la, b, lb, 0.f, C[s], N, ws, ws_bytes, st);
+                             if (rc) printf("launch %d\n", rc), exit(1);
+                           }});
+        }
+      }
+      // Correctness against cuBLAS on set 0.
+      cublas_run(a_col, b_col, M, N, K, A[0], lda, B[0], ldb, Cr, st);
+      std::vector<float> ref(ec), got(ec);
+      CK(cudaStreamSynchronize(st));
+      CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
+      std::vector<double> md(cands.size(), 0);
+      for (size_t c = 1; c < cands.size(); ++c) {
+        CK(cudaMemset(C[0], 0xff, ec * 4));
+        cands[c].run(0);
+        CK(cudaStreamSynchronize(st));
+        CK(cudaMemcpy(got.data(), C[0], ec * 4, cudaMemcpyDeviceToHost));
+        for (size_t j = 0; j < ec; ++j) {
+          const double d = fabs(static_cast<double>(got[j]) - ref[j]);
+          md[c] = std::isnan(got[j]) ? INFINITY : std::max(md[c], d);
+        }
+      }
+      const int reps = flop > 5e11 ? 4 : flop > 6e10 ? 12 : 40;
+      const int rounds = flop > 5e11 ? 3 : 7;
+      const Timings t =
+          time_interleaved(st, cands.size(), 2, reps, rounds, [&](size_t c, int i) { cands[c].run(i % sets); });
+      const float tc = t.events[0];
+      printf("%dx%dx%d %s cuBLAS %.2f TFLOPS\n", M, N, K, l, flop / tc / 1e9);
+      for (size_t c = 1; c < cands.size(); ++c) {
+        printf("%dx%dx%d %s %-18s %.2f TFLOPS %.3fx cuBLAS (graph %.3fx) maxdiff %.3g\n", M, N, K, l,
+               cands[c].name.c_str(), flop / t.events[c] / 1e9, tc / t.events[c], t.graph[0] / t.graph[c], md[c]);
+      }
+      fflush(stdout);
+    }
+    for (int s = 0; s < sets; ++s) {
+      cudaFree(A[s]);
+      cudaFree(B[s]);
+      cudaFree(C[s]);
+    }
+    cudaFree(Cr);
+    cudaFree(At);
+    cudaFree(Bt);
+    cudaFree(ws);
+  }
+  return 0;
+}
