@@ -49,6 +49,12 @@ var sgemmTimes = []struct {
 	// second tune (seed 20), the committed table: edge tiles moved inside
 	// the matrix.
 	{"../../bench/results/h100-2026-11-26-session18-call6-tune-sgemm-raw.json.gz", 1.24, 1.57, 15, 13},
+	// Between: 1.228x nn, 1.268x nt, 1.366x tn, 1.316x tt (5, 6, 6, 4);
+	// leave-one-out: 4.175, 1.405, 1.585, 1.408 (3, 4, 3, 3): without
+	// 256^3, nn's 128^3 and 512^3 predict a tile that runs 256^3 4x
+	// slower. Session 20's tune (seed 21), the committed table: 19
+	// instances in tn, 21 in nn, nt and tt (two of them packing).
+	{"../../bench/results/h100-2026-11-27-session20-call3-tune-sgemm-raw.json.gz", 1.37, 4.18, 21, 13},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
