@@ -2,7 +2,8 @@
 // kgen::sgemm::launch_packed does), then multiplied by the tn kernel (both operands copied 16 bytes at a time),
 // against the layout's own kernels, which copy a k-contiguous operand 4 bytes at a time, and against cuBLAS SGEMM in
 // pedantic math. The packed time includes the transposes. Interleaved rounds over operand sets rotated past the L2;
-// every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md.
+// every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md. "prof" runs
+// each candidate of nn and tn at 2048^3 and 8192^3 once (for ncu), untimed.
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/sgemm_pack bench/harness/sgemm_pack.cu -lcublas
@@ -71,13 +72,17 @@ static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float*
   }
 }
 
+// HarnessTag names the harness's transpose kernel (kgen::transpose's tag).
+struct HarnessTag {};
+
 static int64_t round_up(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
 
 struct Shape {
   int M, N, K;
 };
 
-int main() {
+int main(int argc, char** argv) {
+  const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   cudaStream_t st;
@@ -86,6 +91,7 @@ int main() {
                           {8192, 8192, 128},  {128, 8192, 8192},  {3072, 3072, 3072}};
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
+    if (prof && !(M == N && N == K && (M == 2048 || M == 8192))) continue;
     const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
     const size_t bytes = (ea + eb + ec) * 4;
     const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
@@ -112,7 +118,7 @@ int main() {
     const double flop = 2.0 * M * N * static_cast<double>(K);
 
     // The transposes alone: bandwidth of A (M x K -> K x M) and B as stored in nt (N x K -> K x N).
-    {
+    if (!prof) {
       cudaEvent_t e0, e1;
       CK(cudaEventCreate(&e0));
       CK(cudaEventCreate(&e1));
@@ -123,11 +129,11 @@ int main() {
         std::vector<float> ts;
         for (int r = 0; r < 7; ++r) {
           const int reps = 10;
-          CK(kgen::transpose<struct HarnessTag>(rows, cols, which == 0 ? A[0] : B[0], cols, dst, ldd, st));
+          CK(kgen::transpose<HarnessTag>(rows, cols, which == 0 ? A[0] : B[0], cols, dst, ldd, st));
           CK(cudaEventRecord(e0, st));
           for (int i = 0; i < reps; ++i) {
             const int s = i % sets;
-            CK(kgen::transpose<struct HarnessTag>(rows, cols, which == 0 ? A[s] : B[s], cols, dst, ldd, st));
+            CK(kgen::transpose<HarnessTag>(rows, cols, which == 0 ? A[s] : B[s], cols, dst, ldd, st));
           }
           CK(cudaEventRecord(e1, st));
           CK(cudaEventSynchronize(e1));
@@ -141,7 +147,7 @@ int main() {
       }
       // Correctness of the transpose itself (A, set 0).
       std::vector<float> ha(ea), ht(K * ldat);
-      CK(kgen::transpose<struct HarnessTag>(M, K, A[0], K, At, ldat, st));
+      CK(kgen::transpose<HarnessTag>(M, K, A[0], K, At, ldat, st));
       CK(cudaStreamSynchronize(st));
       CK(cudaMemcpy(ha.data(), A[0], ea * 4, cudaMemcpyDeviceToHost));
       CK(cudaMemcpy(ht.data(), At, K * ldat * 4, cudaMemcpyDeviceToHost));
@@ -181,17 +187,23 @@ int main() {
                              const float* b = B[s];
                              int64_t la = lda, lb = ldb;
                              if (pack_a) {
-                               CK(kgen::transpose<struct HarnessTag>(M, K, A[s], lda, At, ldat, st));
+                               CK(kgen::transpose<HarnessTag>(M, K, A[s], lda, At, ldat, st));
                                a = At, la = ldat;
                              }
                              if (pack_b) {
-                               CK(kgen::transpose<struct HarnessTag>(N, K, B[s], ldb, Bt, ldbt, st));
+                               CK(kgen::transpose<HarnessTag>(N, K, B[s], ldb, Bt, ldbt, st));
                                b = Bt, lb = ldbt;
                              }
                              const int rc = f(M, N, K, 1.f, a, la, b, lb, 0.f, C[s], N, ws, ws_bytes, st);
                              if (rc) printf("launch %d\n", rc), exit(1);
                            }});
         }
+      }
+      if (prof) {
+        if (strcmp(l, "nn") != 0 && strcmp(l, "tn") != 0) continue;
+        for (size_t c = 0; c < cands.size(); ++c) cands[c].run(0);
+        CK(cudaStreamSynchronize(st));
+        continue;
       }
       // Correctness against cuBLAS on set 0.
       cublas_run(a_col, b_col, M, N, K, A[0], lda, B[0], ldb, Cr, st);
