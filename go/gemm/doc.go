@@ -14,4 +14,13 @@
 // are faster on large problems and less accurate; the engine chooses among
 // them only when asked, GEMMAcc(F16, F16, ...) (PickAcc says which), and
 // runs them by name (HGEMMWith).
+//
+// Some instances need device memory besides the operands: split-K ones for
+// partial sums, and packing SGEMM instances (Instance.Pack; names ending in
+// _pk) for copies of the k-contiguous operands, 4 x K x M bytes for a
+// row-major A and 4 x K x N for a column-major B (256 MiB for each 8192 x
+// 8192 operand). The Engine keeps one such workspace per stream, grown on
+// demand and reused, until Close; a launch captured into a CUDA graph takes
+// scratch the graph owns. Without a dispatch table for the device the
+// engine never packs.
 package gemm

@@ -717,6 +717,23 @@ inline cudaError_t prepare() {
   });
 }
 
+// check_operands is launch's check of an M x N x Kd problem whose A and B
+// store k contiguously or not (a_k, b_k): KGEN_OK, or the first
+// KGEN_ERR_* that applies. An empty C (M or N zero) passes unchecked past
+// its leading dimensions.
+inline int check_operands(int M, int N, int Kd, bool a_k, bool b_k, const float* A, int64_t lda, const float* B,
+                          int64_t ldb, const float* C, int64_t ldc) {
+  if (M < 0 || N < 0 || Kd < 0) return KGEN_ERR_NEGATIVE_DIM;
+  const int64_t need_lda = a_k ? Kd : M;  // length of a stored row of A
+  const int64_t need_ldb = b_k ? Kd : N;
+  if (lda < (need_lda > 1 ? need_lda : 1) || ldb < (need_ldb > 1 ? need_ldb : 1) || ldc < (N > 1 ? N : 1)) {
+    return KGEN_ERR_LEADING_DIM;
+  }
+  if (M == 0 || N == 0) return KGEN_OK;
+  if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
+  return KGEN_OK;
+}
+
 // WithEdges keys the per-device caches of gemm_kernel<K, true>.
 template <class K>
 struct WithEdges {};
@@ -729,14 +746,10 @@ struct WithEdges {};
 template <class K>
 int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
            float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t stream) {
-  if (M < 0 || N < 0 || Kd < 0) return KGEN_ERR_NEGATIVE_DIM;
-  const int64_t need_lda = K::kAKContig ? Kd : M;  // length of a stored row of A
-  const int64_t need_ldb = K::kBKContig ? Kd : N;
-  if (lda < (need_lda > 1 ? need_lda : 1) || ldb < (need_ldb > 1 ? need_ldb : 1) || ldc < (N > 1 ? N : 1)) {
-    return KGEN_ERR_LEADING_DIM;
+  if (const int st = check_operands(M, N, Kd, K::kAKContig, K::kBKContig, A, lda, B, ldb, C, ldc); st != KGEN_OK) {
+    return st;
   }
   if (M == 0 || N == 0) return KGEN_OK;
-  if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
   if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
   if (const int st = check_workspace<K>(M, N, Kd, ws, ws_bytes); st != KGEN_OK) return st;
@@ -814,14 +827,8 @@ int launch_packed(int M, int N, int Kd, float alpha, const float* A, int64_t lda
                   float beta, float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t stream) {
   static_assert(!K::kAKContig && !K::kBKContig, "the packed operands are m- and n-contiguous");
   using P = PackedOps<A_ORDER, B_ORDER>;
-  if (M < 0 || N < 0 || Kd < 0) return KGEN_ERR_NEGATIVE_DIM;
-  const int64_t need_lda = P::kA ? Kd : M;  // length of a stored row of A
-  const int64_t need_ldb = P::kB ? Kd : N;
-  if (lda < (need_lda > 1 ? need_lda : 1) || ldb < (need_ldb > 1 ? need_ldb : 1) || ldc < (N > 1 ? N : 1)) {
-    return KGEN_ERR_LEADING_DIM;
-  }
+  if (const int st = check_operands(M, N, Kd, P::kA, P::kB, A, lda, B, ldb, C, ldc); st != KGEN_OK) return st;
   if (M == 0 || N == 0) return KGEN_OK;
-  if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
   if (Kd == 0) {
     // C = beta * C: nothing to pack, and K reads neither operand.
     return launch<K>(M, N, 0, alpha, A, M, B, N, beta, C, ldc, nullptr, 0, stream);
