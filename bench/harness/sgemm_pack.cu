@@ -3,7 +3,8 @@
 // against the layout's own kernels, which copy a k-contiguous operand 4 bytes at a time, and against cuBLAS SGEMM in
 // pedantic math. The packed time includes the transposes. Interleaved rounds over operand sets rotated past the L2;
 // every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md. "prof" runs
-// each candidate of nn and tn at 2048^3 and 8192^3 once (for ncu), untimed.
+// each candidate of nn and tn at 2048^3 and 8192^3 once (for ncu), untimed; "depths" times the tn kernel at other
+// block K and pipeline depths at 2048-8192.
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/sgemm_pack bench/harness/sgemm_pack.cu -lcublas
@@ -60,6 +61,20 @@ static Launch tile_of(const char* l, const char* t) {
   return pick(Tiles<Order::Col, Order::Col>{});
 }
 
+// "depths": the tn kernel (what packing runs) at other block K and pipeline depths, and cuBLAS's own shape of tile
+// (128x256, block K 8, 4 stages), all lanes by column where 8x8 threads.
+using TnCfg = kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, Order::Col, Order::Row, 3, 1, 1, 1>;
+static Launch depth_of(const char* t) {
+  using C = Order;
+  if (!strcmp(t, "fz k8 s4")) return kgen::sgemm::launch<Cfg<128, 128, 8, 32, 64, 8, 8, 1, C::Col, C::Row, 4, 1, 1, 1>>;
+  if (!strcmp(t, "fz k8 s5")) return kgen::sgemm::launch<Cfg<128, 128, 8, 32, 64, 8, 8, 1, C::Col, C::Row, 5, 1, 1, 1>>;
+  if (!strcmp(t, "fz k16 s4")) return kgen::sgemm::launch<Cfg<128, 128, 16, 32, 64, 8, 8, 1, C::Col, C::Row, 4, 1, 1, 1>>;
+  if (!strcmp(t, "fz k32 s3")) return kgen::sgemm::launch<Cfg<128, 128, 32, 32, 64, 8, 8, 1, C::Col, C::Row, 3, 1, 1, 1>>;
+  if (!strcmp(t, "wide k8 s4")) return kgen::sgemm::launch<Cfg<128, 256, 8, 64, 64, 8, 16, 1, C::Col, C::Row, 4, 1, 0, 0>>;
+  if (!strcmp(t, "wide k8 s4 fz")) return kgen::sgemm::launch<Cfg<128, 256, 8, 64, 64, 8, 16, 1, C::Col, C::Row, 4, 1, 0, 1>>;
+  return kgen::sgemm::launch<TnCfg>;
+}
+
 static cublasHandle_t h;
 static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
                        int64_t ldb, float* C, cudaStream_t st) {
@@ -83,6 +98,7 @@ struct Shape {
 
 int main(int argc, char** argv) {
   const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
+  const bool depths = argc > 1 && strcmp(argv[1], "depths") == 0;
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   cudaStream_t st;
@@ -92,6 +108,7 @@ int main(int argc, char** argv) {
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     if (prof && !(M == N && N == K && (M == 2048 || M == 8192))) continue;
+    if (depths && !(M == N && N == K && M != 3072)) continue;
     const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
     const size_t bytes = (ea + eb + ec) * 4;
     const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
@@ -118,7 +135,7 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * M * N * static_cast<double>(K);
 
     // The transposes alone: bandwidth of A (M x K -> K x M) and B as stored in nt (N x K -> K x N).
-    if (!prof) {
+    if (!prof && !depths) {
       cudaEvent_t e0, e1;
       CK(cudaEventCreate(&e0));
       CK(cudaEventCreate(&e1));
@@ -172,6 +189,17 @@ int main(int argc, char** argv) {
       cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas_run(a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s], st); }});
       std::vector<const char*> tiles = skinny_m ? std::vector<const char*>{"wide_k4", "fq_k4"}
                                                 : std::vector<const char*>{"fq", "fz", "wide"};
+      if (depths) {
+        if (strcmp(l, "tn") != 0) continue;
+        for (const char* t : {"fz k16 s3", "fz k8 s4", "fz k8 s5", "fz k16 s4", "fz k32 s3", "wide k8 s4", "wide k8 s4 fz"}) {
+          Launch f = depth_of(t);
+          cands.push_back({std::string("tn ") + t, [&, f](int s) {
+                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
+                             if (rc) printf("launch %d\n", rc), exit(1);
+                           }});
+        }
+        tiles.clear();
+      }
       for (const char* t : tiles) {
         Launch f = tile_of(l, t);
         cands.push_back({std::string("own ") + t, [&, f](int s) {
