@@ -4,7 +4,7 @@
 // pedantic math. The packed time includes the transposes. Interleaved rounds over operand sets rotated past the L2;
 // every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md. "prof" runs
 // each candidate of nn and tn at 2048^3 and 8192^3 once (for ncu), untimed; "depths" times the tn kernel at other
-// block K and pipeline depths at 2048-8192.
+// block K and pipeline depths at 2048-8192; "serial" (see SERIAL below) splits its k range in place.
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/sgemm_pack bench/harness/sgemm_pack.cu -lcublas
@@ -75,6 +75,24 @@ static Launch depth_of(const char* t) {
   return kgen::sgemm::launch<TnCfg>;
 }
 
+#ifdef SERIAL
+// "serial" (needs bench/harness/sgemm-serial-split.patch applied to a copy of the headers, first on the include path,
+// and -DSERIAL): the tn kernel with its k range split 2-4 ways, the splits adding into C in split order.
+template <int S>
+using SerialCfg = kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, Order::Col, Order::Row, 3, S, 1, 1>;
+static int* g_flags = nullptr;  // one zeroed int per tile
+static Launch serial_of(int splits) {
+  auto f = [](auto cfg) -> Launch {
+    using K = decltype(cfg);
+    return [](int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb, float beta,
+              float* C, int64_t ldc, void*, int64_t, cudaStream_t st) {
+      return kgen::sgemm::launch_serial<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, g_flags, K::kSplitK, st);
+    };
+  };
+  return splits == 2 ? f(SerialCfg<2>{}) : splits == 3 ? f(SerialCfg<3>{}) : f(SerialCfg<4>{});
+}
+#endif
+
 static cublasHandle_t h;
 static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
                        int64_t ldb, float* C, cudaStream_t st) {
@@ -99,6 +117,7 @@ struct Shape {
 int main(int argc, char** argv) {
   const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
   const bool depths = argc > 1 && strcmp(argv[1], "depths") == 0;
+  const bool serial = argc > 1 && strcmp(argv[1], "serial") == 0;
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   cudaStream_t st;
@@ -108,7 +127,7 @@ int main(int argc, char** argv) {
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     if (prof && !(M == N && N == K && (M == 2048 || M == 8192))) continue;
-    if (depths && !(M == N && N == K && M != 3072)) continue;
+    if ((depths || serial) && !(M == N && N == K && M != 3072)) continue;
     const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
     const size_t bytes = (ea + eb + ec) * 4;
     const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
@@ -135,7 +154,7 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * M * N * static_cast<double>(K);
 
     // The transposes alone: bandwidth of A (M x K -> K x M) and B as stored in nt (N x K -> K x N).
-    if (!prof && !depths) {
+    if (!prof && !depths && !serial) {
       cudaEvent_t e0, e1;
       CK(cudaEventCreate(&e0));
       CK(cudaEventCreate(&e1));
@@ -189,6 +208,21 @@ int main(int argc, char** argv) {
       cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas_run(a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s], st); }});
       std::vector<const char*> tiles = skinny_m ? std::vector<const char*>{"wide_k4", "fq_k4"}
                                                 : std::vector<const char*>{"fq", "fz", "wide"};
+#ifdef SERIAL
+      if (serial) {
+        if (strcmp(l, "tn") != 0) continue;
+        if (g_flags == nullptr) CK(cudaMalloc(&g_flags, 1 << 20));
+        CK(cudaMemset(g_flags, 0, 1 << 20));
+        for (int splits : {1, 2, 3, 4}) {
+          Launch f = splits == 1 ? depth_of("fz k16 s3") : serial_of(splits);
+          cands.push_back({"tn fz serial " + std::to_string(splits), [&, f](int s) {
+                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
+                             if (rc) printf("launch %d\n", rc), exit(1);
+                           }});
+        }
+        tiles.clear();
+      }
+#endif
       if (depths) {
         if (strcmp(l, "tn") != 0) continue;
         for (const char* t : {"fz k16 s3", "fz k8 s4", "fz k8 s5", "fz k16 s4", "fz k32 s3", "wide k8 s4", "wide k8 s4 fz"}) {
