@@ -4,25 +4,14 @@
 # Results go to $OUT (the device tool brings them back). Usage on the device:
 #   source .devicecarry/setup.sh && bash tools/device/gpu-run.sh [bench flags...]
 set -uo pipefail
-OUT=${OUT:-/tmp/out}
-mkdir -p "$OUT"
-{
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu,power.draw --format=csv
-  nvcc --version | tail -2
-  go version
-} 2>&1 | tee "$OUT/device.txt"
-
-# This machine has a GPU: a test that finds none must fail, not skip
-# (internal/gputest reads this).
-export KGEN_REQUIRE_GPU=1
-export CGO_CFLAGS="-I${CUDA118_INCLUDE:-/usr/include}"   # gorgonia.org/cu needs the 11.8 headers
-export CGO_LDFLAGS="-L${CUDA_HOME:-/usr/local/cuda}/lib64"
+# shellcheck source=tools/device/lib.sh
+source tools/device/lib.sh
 # The packed toolchain leaves out src/go/doc, which go/format needs: restore it
 # from .devicecarry/go-doc-src.tar when it was carried.
 if [ -f .devicecarry/go-doc-src.tar ] && [ ! -d "$(go env GOROOT)/src/go/doc/comment" ]; then
   tar -C "$(go env GOROOT)/src/go" -xf .devicecarry/go-doc-src.tar
 fi
-time make -j16 lib >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+device_build
 
 # Registers, shared memory and spills of every sm_90 kernel.
 for f in kernels/generated/*.cu; do

@@ -1,12 +1,13 @@
-# Shared start of the device scripts (gpu-check.sh, gpu-sgemm.sh): source it
-# from the repository root after .devicecarry/setup.sh. It creates $OUT,
-# records the GPU, nvcc and Go in $OUT/device.txt, and exports what the cgo
-# builds and the GPU tests need; device_build builds the library.
+# Shared start of the device scripts (gpu-run.sh, gpu-check.sh,
+# gpu-sgemm.sh): source it from the repository root after
+# .devicecarry/setup.sh. It creates $OUT, records the GPU (with its clocks,
+# temperature and power), nvcc and Go in $OUT/device.txt, and exports what
+# the cgo builds and the GPU tests need; device_build builds the library.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 {
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,temperature.gpu --format=csv,noheader
-  nvcc --version | tail -1
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu,power.draw --format=csv
+  nvcc --version | tail -2
   go version
 } 2>&1 | tee "$OUT/device.txt"
 # This machine has a GPU: a test that finds none must fail, not skip

@@ -187,16 +187,20 @@ inline int64_t workspace_bytes(int M, int N, int Kd) {
   return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));
 }
 
-// check_workspace is KGEN_OK when ws, of ws_bytes bytes, serves an M x N x
-// Kd launch of K: it holds workspace_bytes and is 16-byte aligned, or the
-// launch needs none; else KGEN_ERR_WORKSPACE.
-template <class K>
-inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_bytes) {
-  const int64_t need = workspace_bytes<K>(M, N, Kd);
+// check_workspace_of is KGEN_OK when ws, of ws_bytes bytes, holds need
+// bytes and is 16-byte aligned, or need is 0; else KGEN_ERR_WORKSPACE.
+inline int check_workspace_of(int64_t need, const void* ws, int64_t ws_bytes) {
   if (need > 0 && (ws == nullptr || ws_bytes < need || reinterpret_cast<uintptr_t>(ws) % 16 != 0)) {
     return KGEN_ERR_WORKSPACE;
   }
   return KGEN_OK;
+}
+
+// check_workspace is check_workspace_of for an M x N x Kd launch of K,
+// which needs workspace_bytes.
+template <class K>
+inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_bytes) {
+  return check_workspace_of(workspace_bytes<K>(M, N, Kd), ws, ws_bytes);
 }
 
 // store_sum4 writes alpha * sum + beta * c to the first min(4, left)

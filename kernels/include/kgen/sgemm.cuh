@@ -837,8 +837,8 @@ int launch_packed(int M, int N, int Kd, float alpha, const float* A, int64_t lda
   if (blocks > 0x7fffffff || transpose_blocks(M, Kd) > 0x7fffffff || transpose_blocks(N, Kd) > 0x7fffffff) {
     return KGEN_ERR_GRID_TOO_LARGE;
   }
-  const int64_t need = packed_workspace_bytes<K, A_ORDER, B_ORDER>(M, N, Kd);
-  if (ws == nullptr || ws_bytes < need || reinterpret_cast<uintptr_t>(ws) % 16 != 0) return KGEN_ERR_WORKSPACE;
+  const int64_t need = packed_workspace_bytes<K, A_ORDER, B_ORDER>(M, N, Kd);  // > 0: Kd > 0 packs something
+  if (const int st = check_workspace_of(need, ws, ws_bytes); st != KGEN_OK) return st;
   char* free_ws = static_cast<char*>(ws);
   if constexpr (P::kA) {
     float* const a = reinterpret_cast<float*>(free_ws);
