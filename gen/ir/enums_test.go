@@ -195,7 +195,14 @@ func TestChoiceTables(t *testing.T) {
 	}
 	// The split reduction's suffix follows the split count ("_k2c"), so it
 	// needs no letters of its own beside the others'.
-	checkChoices(t, "split reduction", AllSplitReduces, SplitInWorkspace, SplitReduces, ParseSplitReduce)
+	reduces := checkChoices(t, "split reduction", AllSplitReduces, SplitInWorkspace, SplitReduces, ParseSplitReduce)
+	// So does the split count's ("_k16f"): it must not be read as a
+	// reduction's.
+	for suffix, c := range checkChoices(t, "split count", AllSplitCounts, SplitsFixed, SplitCounts, ParseSplitCount) {
+		if r, dup := reduces[suffix]; dup && suffix != "" {
+			t.Errorf("split count %v and split reduction %v share the name suffix %q", c, r, suffix)
+		}
+	}
 	f32 := Types{A: F32, B: F32, C: F32, Acc: F32}
 	p := &GemmParams{Block: Tile{M: 128, N: 128, K: 16}, Warp: Tile{M: 32, N: 64}, Thread: Tile{M: 8, N: 8}, Stages: 3,
 		VecGlobal: 4, VecShared: 4, MinBlocksSM: 1, SplitK: 1, LaneMap: LanesByColumn, FMAOrder: FMAByQuadZigzag}
@@ -210,6 +217,11 @@ func TestChoiceTables(t *testing.T) {
 	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"; got != want || !p.ClusterReduce() {
 		t.Errorf("InstanceName = %q, want %q (ClusterReduce %v)", got, want, p.ClusterReduce())
 	}
+	p.SplitK, p.SplitReduce, p.SplitCount = 16, SplitInWorkspace, SplitsFill
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc"; got != want || !p.FillSplits() {
+		t.Errorf("InstanceName = %q, want %q (FillSplits %v)", got, want, p.FillSplits())
+	}
+	p.SplitCount = SplitsFixed
 	// Packing ends the name, after every other choice.
 	p.SplitK, p.SplitReduce, p.FMAOrder, p.Pack = 1, SplitInWorkspace, FMAByRowZigzag, true
 	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk"; got != want {

@@ -20,6 +20,7 @@ type GemmParams struct {
 	MinBlocksSM int         // blocks per multiprocessor asked of the register allocator
 	SplitK      int         // most blocks sharing one C tile's k range
 	SplitReduce SplitReduce // how the splits of a C tile are summed (CUDA cores only)
+	SplitCount  SplitCount  // how many of SplitK blocks a launch uses (CUDA cores only)
 	MMA         bool        // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 	LaneMap     LaneMap     // lanes on the warp's thread grid (CUDA cores only)
 	FMAOrder    FMAOrder    // order of a k step's FFMAs over the thread tile (CUDA cores only)
@@ -39,7 +40,8 @@ type GemmParams struct {
 func (*GemmParams) Op() Op { return GEMM }
 
 // NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4",
-// "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc" or
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc",
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz" or
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
@@ -74,7 +76,7 @@ func (p *GemmParams) NameTail(t Types) string {
 		fmt.Fprintf(&b, "_o%d", p.MinBlocksSM)
 	}
 	if p.SplitK > 1 {
-		fmt.Fprintf(&b, "_k%d%s", p.SplitK, SplitReduces[p.SplitReduce].Suffix)
+		fmt.Fprintf(&b, "_k%d%s%s", p.SplitK, SplitReduces[p.SplitReduce].Suffix, SplitCounts[p.SplitCount].Suffix)
 	}
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
@@ -194,6 +196,41 @@ func (r SplitReduce) String() string { return SplitReduces[r].Name }
 func ParseSplitReduce(s string) (SplitReduce, bool) {
 	return lookup(AllSplitReduces, s, SplitReduce.String)
 }
+
+// SplitCount is how many blocks share each C tile's k range at a launch of
+// an sgemm instance with split_k > 1.
+type SplitCount int
+
+const (
+	// SplitsFixed: split_k blocks (fewer only where there are fewer k
+	// tiles or the workspace bound holds fewer partial C's; the default).
+	SplitsFixed SplitCount = iota
+	// SplitsFill: at most that many, as many as fill the GPU's resident
+	// blocks best (kgen::fill_splits; internal/tuning's FillSplits is its
+	// copy for the timing model). The workspace is sized for the most.
+	SplitsFill
+)
+
+// SplitCounts is the table of every split count. The fill suffix goes
+// right after the split count ("_k16f"), as the cluster one does.
+var SplitCounts = map[SplitCount]Choice{
+	SplitsFixed: {Name: "fixed", Suffix: ""},
+	SplitsFill:  {Name: "fill", Suffix: "f"},
+}
+
+// AllSplitCounts lists the split counts in declaration order.
+var AllSplitCounts = []SplitCount{SplitsFixed, SplitsFill}
+
+func (c SplitCount) String() string { return SplitCounts[c].Name }
+
+// ParseSplitCount maps a spec spelling to a split count.
+func ParseSplitCount(s string) (SplitCount, bool) {
+	return lookup(AllSplitCounts, s, SplitCount.String)
+}
+
+// FillSplits reports whether p's launches choose their split count to fill
+// the GPU (the template's FILL argument).
+func (p *GemmParams) FillSplits() bool { return p.SplitCount == SplitsFill && p.SplitK > 1 }
 
 // ClusterReduce reports whether p's splits sum in a thread-block cluster on
 // archs of ClusterMinCC and later: a cluster reduction of more than one

@@ -84,7 +84,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
 					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, SplitReduce: t.SplitReduce,
-					MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Pack: t.Pack,
+					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Pack: t.Pack,
 					Ladder: t.Ladder,
 				}
 				threads, smem := t.Threads(), t.SharedBytes(archs)

@@ -254,7 +254,7 @@ func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
 
 func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true}
-	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "split_reduce", "lanes", "fma", "pack"}
+	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "split_reduce", "split_count", "lanes", "fma", "pack"}
 	if hasKey(n, "strategy") {
 		d.errorf(n.Line, "%s: strategy is a key of a gf256_matmul tiling; a gemm tiling takes %s", what, strings.Join(keys, ", "))
 		return t
@@ -276,6 +276,10 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	}
 	if v := f["split_reduce"]; v != nil {
 		t.SplitReduce, ok = enum(d, v, what+" split_reduce", "split reduction", ir.AllSplitReduces, ir.ParseSplitReduce)
+		good = good && ok
+	}
+	if v := f["split_count"]; v != nil {
+		t.SplitCount, ok = enum(d, v, what+" split_count", "split count", ir.AllSplitCounts, ir.ParseSplitCount)
 		good = good && ok
 	}
 	if v := f["lanes"]; v != nil {

@@ -125,6 +125,12 @@ var ruleCases = []ruleCase{
 		"split_k (300) must be between 1 and 256", 0}, // said once: not again as a cluster's bound
 	{"split_reduce cluster through registers", "stages: 2", "stages: 2\n        split_k: 2\n        split_reduce: cluster", 15,
 		"split_reduce cluster needs stages 3 to 5 (the cp.async pipeline, whose shared memory holds the partial tile); stages is 2", 0},
+	{"split_count unknown", "min_blocks_per_sm: 2", "min_blocks_per_sm: 2\n        split_count: auto", 21,
+		`family "sgemm" tiling 1 split_count: unknown split count "auto"; use one of fixed, fill`, 0},
+	{"split_count fill without a split", "stages: 2", "stages: 2\n        split_count: fill", 15,
+		"split_count fill chooses 1 to split_k splits at each launch, summed through the workspace: it needs split_k 2 or more and split_reduce workspace; split_k is 1, split_reduce workspace", 0},
+	{"split_count fill in a cluster", "stages: 2", "stages: 3\n        split_k: 4\n        split_reduce: cluster\n        split_count: fill", 15,
+		"it needs split_k 2 or more and split_reduce workspace; split_k is 4, split_reduce cluster", 0},
 	// No tile that fits the register file outgrows sm_90's 227 KiB, so the
 	// registers are the second error.
 	{"split_reduce cluster tile", "    archs: [sm_80, sm_86]\n    tilings:\n      - block: [128, 128, 8]\n        warp: [32, 64]\n        thread: [8, 8]\n        stages: 2\n        vector: {global: 4, shared: 4}\n        min_blocks_per_sm: 2\n",

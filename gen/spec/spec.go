@@ -78,6 +78,7 @@ type Tiling struct {
 	MinBlocksSM         int            // __launch_bounds__ minimum blocks per SM
 	SplitK              int            // most blocks sharing one C tile's k range
 	SplitReduce         ir.SplitReduce // key split_reduce: how the splits are summed (f32 only)
+	SplitCount          ir.SplitCount  // key split_count: fixed, or as many as fill the GPU (f32 only)
 	MMA                 bool           // an f16 tensor-core tiling: Thread and Vec* unused
 	LaneMap             ir.LaneMap     // key lanes: a warp's lanes on its thread grid (f32 only)
 	FMAOrder            ir.FMAOrder    // key fma: order of a k step's multiply-adds (f32 only)

@@ -116,6 +116,10 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 			errorf("split_reduce cluster needs stages 3 to 5 (the cp.async pipeline, whose shared memory holds the partial tile); stages is %d", t.Stages)
 		}
 	}
+	if t.SplitCount == ir.SplitsFill && (t.SplitK == 1 || t.SplitReduce == ir.SplitInCluster) {
+		errorf("split_count fill chooses 1 to split_k splits at each launch, summed through the workspace: it needs split_k 2 or more and split_reduce workspace; split_k is %d, split_reduce %s",
+			t.SplitK, t.SplitReduce)
+	}
 	if t.Pack && (t.Stages == 2 || t.VecGlobal != 4) {
 		errorf("pack needs stages 3 to 5 and vector global 4: the packed operands are copied 16 bytes at a time by cp.async; stages is %d, vector global %d",
 			t.Stages, t.VecGlobal)

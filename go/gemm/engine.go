@@ -69,6 +69,11 @@ type Instance struct {
 	SharedBytes    int
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range (1: no split-K)
+	// SplitFill marks an SGEMM instance whose launches split each C tile's
+	// k range among 1 to SplitK blocks, as many as fill the GPU best; its
+	// workspace holds SplitK partial C's (fewer where K has fewer k tiles
+	// or 64 MiB holds fewer).
+	SplitFill bool
 	// Pack marks an SGEMM instance that first transposes its k-contiguous
 	// operands (A row-major, B column-major) into its workspace, then runs
 	// the kernel of A column-major and B row-major on the copies: 4 x K x M
@@ -235,8 +240,8 @@ func instances(ks []kernels.GEMM) []Instance {
 			Name: k.Name, Family: k.Family, Elem: dtypeOf(k.Tiling.Elem), Acc: dtypeOf(k.Tiling.Acc), TensorCores: k.Tiling.MMA, Arch: k.Arch, A: order(k.Tiling.A), B: order(k.Tiling.B),
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
-			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK), Pack: k.Tiling.Pack,
-			Reference: k.Reference, Ladder: k.Tiling.Ladder,
+			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK), SplitFill: k.Tiling.SplitFill,
+			Pack: k.Tiling.Pack, Reference: k.Reference, Ladder: k.Tiling.Ladder,
 			Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
 	}
@@ -730,14 +735,15 @@ func sameTiling(x, y kernels.GEMM) bool {
 // blocks x splits reach the multiprocessors with the least work to reduce,
 // else the one with the most; it is taken if it runs more blocks. Packing
 // instances (Pack) are left to a measured table: whether the transposes pay
-// depends on the GPU and the shape (on an H100, from about 3072^3).
+// depends on the GPU and the shape (on an H100, from about 3072^3); so are
+// instances whose split count fills the GPU (SplitFill).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
 	work := func(t kernels.GEMM) int { return blocks(t) * splits(t) }
 	var plain, split []kernels.GEMM
 	for _, c := range cands {
-		if c.Tiling.Pack {
+		if c.Tiling.Pack || c.Tiling.SplitFill {
 			continue
 		}
 		if c.Tiling.SplitK > 1 {

@@ -44,6 +44,30 @@ func TestPickTilingSplitK(t *testing.T) {
 		"128 blocks of 8 warps: neither K long nor the SMs thin")
 	assert.Equal(t, "k4", pickTiling(cands, 1, 1, 24, 132).Name, "3 k tiles cap both at 3 splits: ranking order")
 	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{k128}, 4096, 4096, 4096, 132).Name, "a lone split-K candidate (a named instance) is taken")
+	fill := tile("fill", 64, 64, 256, 128)
+	fill.Tiling.SplitFill = true
+	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{fill, plain, k4, k128}, 64, 64, 65536, 132).Name,
+		"splits that fill the GPU are left to a measured table")
+}
+
+// TestWorkspaceBytesOfFillSplits: an instance whose launches choose their
+// split count to fill the GPU holds the workspace of the most it may use,
+// and the spec's such instances say so in their names.
+func TestWorkspaceBytesOfFillSplits(t *testing.T) {
+	tl := kernels.GEMMTiling{Block: kernels.Tile{M: 128, N: 128, K: 16}, SplitK: 16, SplitFill: true}
+	g := kernels.GEMM{Info: kernels.Info{Arch: 90}, Tiling: tl}
+	assert.Equal(t, 16*724*724*4, kernels.GEMMWorkspaceBytes(g, 724, 724, 8192), "16 partial C's, whatever a launch takes")
+	assert.Equal(t, 3*35*7*4, kernels.GEMMWorkspaceBytes(g, 35, 7, 40), "3 k tiles: 3 splits at most")
+	n := 0
+	for _, k := range kernels.GEMMs {
+		if k.Tiling.SplitFill {
+			n++
+			assert.Greater(t, k.Tiling.SplitK, 1, k.Name)
+			assert.False(t, k.Tiling.ClusterReduce, k.Name)
+			assert.Contains(t, k.Name, fmt.Sprintf("_k%df", k.Tiling.SplitK), k.Name)
+		}
+	}
+	assert.NotZero(t, n, "the spec has instances whose splits fill the GPU")
 }
 
 func TestRankPrefers128x128ForKContiguousOperands(t *testing.T) {

@@ -294,6 +294,7 @@ func TestTilingOfReadsTheKernels(t *testing.T) {
 	for _, k := range kernels.GEMMs {
 		tl := tuning.TilingOf(k.Name)
 		assert.Equal(t, k.Tiling.Block, kernels.Tile{M: tl.BM, N: tl.BN, K: tl.BK}, k.Name)
+		assert.Equal(t, k.Tiling.SplitFill, tl.Fill, k.Name)
 		for _, s := range shapes {
 			assert.Equal(t, kernels.GEMMSplits(k.Tiling, s[0], s[1], s[2]), tl.Splits(s[0], s[1], s[2]), "%s %v", k.Name, s)
 		}

@@ -16,8 +16,9 @@ import (
 // TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
 // instances per layout; the second tune of session 13 of 2026-11-24 the
 // 18 of the table then; session 17's last tune (2026-11-25) and session
-// 18's two (2026-11-26) the 19 of the table, the last of them the
-// committed one (kernels/tuning/).
+// 18's two (2026-11-26) the 19 of the table, session 20's 19-21 and session
+// 21's 22-24 (2026-11-27), the last of them the committed one
+// (kernels/tuning/).
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -55,6 +56,14 @@ var sgemmTimes = []struct {
 	// slower. Session 20's tune (seed 21), the committed table: 19
 	// instances in tn, 21 in nn, nt and tt (two of them packing).
 	{"../../bench/results/h100-2026-11-27-session20-call3-tune-sgemm-raw.json.gz", 1.37, 4.18, 21, 13},
+	// Between: 1.574x nn, 1.257x nt, 1.124x tn, 1.555x tt (3, 6, 3, 6);
+	// leave-one-out: 1.300, 1.192, 1.257, 1.207 (2, 5, 4, 3). Session 21's
+	// tune (seed 22), the committed table: 22 instances in tn, 24 in nn,
+	// nt and tt, three of them splitting to fill the GPU (split_count
+	// fill), which win at 512x512x8192, 768^3 and most long-K shapes
+	// between; nn and tt's worst, 362x362x11585, is one of those, where the
+	// table keeps 64x64 in 128 splits.
+	{"../../bench/results/h100-2026-11-27-session21-call4-tune-sgemm-raw.json.gz", 1.58, 1.31, 18, 14},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.

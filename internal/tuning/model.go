@@ -8,18 +8,20 @@ import (
 )
 
 // Tiling is what Predict's timing model knows of an instance: its block
-// tile and how many blocks at most share one C tile's k range.
+// tile, how many blocks at most share one C tile's k range, and whether a
+// launch takes as many of those as fill the GPU.
 type Tiling struct {
 	BM, BN, BK int
-	SplitK     int // 1: the k range is not split
+	SplitK     int  // 1: the k range is not split
+	Fill       bool // 1 to SplitK splits, as many as fill the GPU (FillSplits)
 }
 
 // TilingOf reads an instance's tiling from its procedural name (gen/ir's
 // GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" (or, summed in a
-// thread-block cluster, "k<splits>c") parts, e.g.
-// sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is 128x128x8 in up to 4
-// splits. A name without a block tile counts as 1x1x1 blocks, for which
-// the model's work is the flops.
+// thread-block cluster, "k<splits>c"; as many as fill the GPU,
+// "k<splits>f") parts, e.g. sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is
+// 128x128x8 in up to 4 splits. A name without a block tile counts as 1x1x1
+// blocks, for which the model's work is the flops.
 func TilingOf(name string) Tiling {
 	t := Tiling{BM: 1, BN: 1, BK: 1, SplitK: 1}
 	for _, part := range strings.Split(name, "_") {
@@ -27,26 +29,36 @@ func TilingOf(name string) Tiling {
 			if b, ok := positives(strings.Split(dims, "x")); ok && len(b) == 3 {
 				t.BM, t.BN, t.BK = b[0], b[1], b[2]
 			}
-		} else if k, _, ok := splitOf(part); ok {
-			t.SplitK = k
+		} else if sp, ok := splitOf(part); ok {
+			t.SplitK, t.Fill = sp.splits, sp.fill
 		}
 	}
 	return t
 }
 
-// splitOf reads a name part "k<splits>", or "k<splits>c" for splits summed
-// in a thread-block cluster.
-func splitOf(part string) (splits int, cluster, ok bool) {
+// split is a name's split part: "k<splits>", "k<splits>c" for splits
+// summed in a thread-block cluster, "k<splits>f" for as many as fill the
+// GPU.
+type split struct {
+	splits        int
+	cluster, fill bool
+}
+
+func splitOf(part string) (split, bool) {
 	s, ok := strings.CutPrefix(part, "k")
 	if !ok {
-		return 0, false, false
+		return split{}, false
 	}
-	s, cluster = strings.CutSuffix(s, "c")
+	var sp split
+	if s, sp.cluster = strings.CutSuffix(s, "c"); !sp.cluster {
+		s, sp.fill = strings.CutSuffix(s, "f")
+	}
 	k, ok := positives([]string{s})
 	if !ok {
-		return 0, false, false
+		return split{}, false
 	}
-	return k[0], cluster, true
+	sp.splits = k[0]
+	return sp, true
 }
 
 // positives parses decimal integers above 0.
@@ -79,6 +91,31 @@ func (t Tiling) Splits(m, n, k int) int {
 		s = min(s, maxPartials/mn)
 	}
 	return max(1, s)
+}
+
+// splitsOn is Splits on a GPU that holds resident blocks of the instance
+// at once: with Fill, the count of at most Splits that fills them best.
+func (t Tiling) splitsOn(resident, m, n, k int) int {
+	s := t.Splits(m, n, k)
+	if !t.Fill {
+		return s
+	}
+	return FillSplits(ceilDiv(max(m, 1), t.BM)*ceilDiv(max(n, 1), t.BN), resident, s)
+}
+
+// FillSplits is how many of at most maxSplits blocks share each C tile's
+// k range, of tiles C tiles, when resident blocks fit the GPU at once: as
+// many as keep tiles x splits blocks in one wave (at least 1); maxSplits
+// where resident is unknown (0). It is the launcher's fill_splits
+// (kernels/include/kgen/common.cuh).
+func FillSplits(tiles, resident, maxSplits int) int {
+	if maxSplits <= 1 || tiles <= 0 {
+		return 1
+	}
+	if resident <= 0 {
+		return maxSplits
+	}
+	return min(maxSplits, max(1, resident/tiles))
 }
 
 // The terms of the timing model: what an instance does on a problem, in
@@ -114,7 +151,7 @@ const tie = 1e-9
 // tiles, also where the tile or the last k tile reaches past the matrix.
 func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	m, n, k, sms = max(m, 1), max(n, 1), max(k, 1), max(sms, 1)
-	s := t.Splits(m, n, k)
+	s := t.splitsOn(sms*o, m, n, k)
 	blocks := ceilDiv(m, t.BM) * ceilDiv(n, t.BN) * s
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
 	var out [nTerms]float64
@@ -193,13 +230,14 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 // unsplit is an instance's name without its "_k<splits>" part. Splits
 // summed in a cluster ("_k<splits>c") become "_kc": they share one kernel
 // with each other, not with the splits summed through a workspace, whose
-// reduction costs differently.
+// reduction costs differently. Splits that fill the GPU ("_k<splits>f")
+// are fixed splits in number chosen at launch: no part, like those.
 func unsplit(name string) string {
 	parts := strings.Split(name, "_")
 	out := parts[:0]
 	for _, p := range parts {
-		if _, cluster, ok := splitOf(p); ok {
-			if cluster {
+		if sp, ok := splitOf(p); ok {
+			if sp.cluster {
 				out = append(out, "kc")
 			}
 			continue

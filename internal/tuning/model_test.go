@@ -9,23 +9,30 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// tl is a Tiling of fixed splits.
+func tl(bm, bn, bk, splits int) Tiling { return Tiling{BM: bm, BN: bn, BK: bk, SplitK: splits} }
+
 func TestTilingOf(t *testing.T) {
 	for name, want := range map[string]Tiling{
-		"sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4":     {128, 128, 8, 4},
-		"sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq": {128, 128, 16, 4},
-		"hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128":      {64, 64, 32, 128},
-		"hgemmk_tt_f16accf32_b256x128x64_w64x64_s3":        {256, 128, 64, 1}, // the family's k is no split
-		"ladder_nn_f32_blocktile2d_b128x128x8_t8x8":        {128, 128, 8, 1},
-		"sgemm_nn_f32_cn_b64x64x8_w32x32_t4x8_s4_o4":       {64, 64, 8, 1},
-		"fast":             {1, 1, 1, 1},
-		"x_b0x64x8_k0":     {1, 1, 1, 1},
-		"x_b64x64_k+4":     {1, 1, 1, 1},
-		"x_bigtile_kernel": {1, 1, 1, 1},
-		"x_b64x64x8x2_k-3": {1, 1, 1, 1},
-		"sgemm_nn_f32_b64x32x4_w32x32_t4x8_s4_o4_k16_extra": {64, 32, 4, 16},
-		"sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc":    {128, 128, 16, 2}, // summed in a cluster
-		"x_b64x64x8_kc":   {64, 64, 8, 1},
-		"x_b64x64x8_k2cc": {64, 64, 8, 1},
+		"sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4":     tl(128, 128, 8, 4),
+		"sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq": tl(128, 128, 16, 4),
+		"hgemm_nn_f16accf32_b64x64x32_w32x32_s3_k128":      tl(64, 64, 32, 128),
+		"hgemmk_tt_f16accf32_b256x128x64_w64x64_s3":        tl(256, 128, 64, 1), // the family's k is no split
+		"ladder_nn_f32_blocktile2d_b128x128x8_t8x8":        tl(128, 128, 8, 1),
+		"sgemm_nn_f32_cn_b64x64x8_w32x32_t4x8_s4_o4":       tl(64, 64, 8, 1),
+		"fast":             tl(1, 1, 1, 1),
+		"x_b0x64x8_k0":     tl(1, 1, 1, 1),
+		"x_b64x64_k+4":     tl(1, 1, 1, 1),
+		"x_bigtile_kernel": tl(1, 1, 1, 1),
+		"x_b64x64x8x2_k-3": tl(1, 1, 1, 1),
+		"sgemm_nn_f32_b64x32x4_w32x32_t4x8_s4_o4_k16_extra": tl(64, 32, 4, 16),
+		"sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc":    tl(128, 128, 16, 2), // summed in a cluster
+		"x_b64x64x8_kc":   tl(64, 64, 8, 1),
+		"x_b64x64x8_k2cc": tl(64, 64, 8, 1),
+		"sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz": {BM: 128, BN: 128, BK: 16, SplitK: 16, Fill: true},
+		"x_b64x64x8_k2fc": tl(64, 64, 8, 1), // fill and cluster exclude each other
+		"x_b64x64x8_k2ff": tl(64, 64, 8, 1),
+		"x_b64x64x8_kf":   tl(64, 64, 8, 1),
 	} {
 		assert.Equal(t, want, TilingOf(name), name)
 	}
@@ -38,14 +45,14 @@ func TestSplitsFollowTheLauncher(t *testing.T) {
 		m, n, k int
 		want    int
 	}{
-		{Tiling{64, 64, 32, 1}, 256, 256, 65536, 1},
+		{tl(64, 64, 32, 1), 256, 256, 65536, 1},
 		{split, 256, 256, 4096, 8},
-		{split, 256, 256, 32, 1},         // one k tile
-		{split, 256, 256, 100, 4},        // four k tiles, the last partial
-		{split, 2048, 4096, 4096, 2},     // 2^23 elements: two partial C's fit the workspace
-		{split, 4096, 4097, 4096, 1},     // more than 2^24: none does
-		{split, 0, 0, 4096, 8},           // an empty C needs no workspace
-		{Tiling{1, 1, 1, 0}, 8, 8, 8, 1}, // no split_k read from the name
+		{split, 256, 256, 32, 1},     // one k tile
+		{split, 256, 256, 100, 4},    // four k tiles, the last partial
+		{split, 2048, 4096, 4096, 2}, // 2^23 elements: two partial C's fit the workspace
+		{split, 4096, 4097, 4096, 1}, // more than 2^24: none does
+		{split, 0, 0, 4096, 8},       // an empty C needs no workspace
+		{tl(1, 1, 1, 0), 8, 8, 8, 1}, // no split_k read from the name
 	} {
 		assert.Equal(t, tc.want, tc.t.Splits(tc.m, tc.n, tc.k), "%v %dx%dx%d", tc.t, tc.m, tc.n, tc.k)
 	}
@@ -60,6 +67,29 @@ func TestUnsplit(t *testing.T) {
 		"cluster instances of other split counts run one kernel")
 	assert.NotEqual(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"),
 		"a cluster's reduction is not the workspace's")
+	assert.Equal(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz"),
+		"splits that fill the GPU run the kernel and reduction of fixed ones")
+}
+
+func TestFillSplits(t *testing.T) {
+	for _, tc := range []struct {
+		tiles, resident, max, want int
+	}{
+		{36, 264, 16, 7},   // 252 blocks of 264
+		{46, 264, 16, 5},   // 230
+		{23, 132, 8, 5},    // 115 of 132
+		{64, 264, 16, 4},   // 256
+		{128, 264, 16, 2},  // 256
+		{133, 264, 16, 1},  // 2 splits would take a second wave
+		{4, 264, 16, 16},   // 64 blocks: the most splits
+		{3, 264, 2, 2},     // the most is 2
+		{36, 264, 1, 1},    // no split
+		{36, 0, 8, 8},      // resident blocks unknown: the most
+		{0, 264, 8, 1},     // no tiles
+		{1000, 132, 16, 1}, // many waves
+	} {
+		assert.Equal(t, tc.want, FillSplits(tc.tiles, tc.resident, tc.max), "%+v", tc)
+	}
 }
 
 func TestTermsCountWavesAndSplits(t *testing.T) {
@@ -84,8 +114,18 @@ func TestTermsCountWavesAndSplits(t *testing.T) {
 	x = split.terms(132, 4, 256, 256, 4096)
 	assert.Equal(t, [nTerms]float64{64 * 64 * 512, 4 * 64 * 64 * 512, 1, 8 * 256 * 256}, x)
 
+	// Filling the GPU: 724 x 724 is 6 x 6 tiles of 128x128, 7 splits of
+	// 512 k tiles (74 each, the last 68) fill 252 of 264 resident blocks,
+	// two on most multiprocessors.
+	fill := Tiling{BM: 128, BN: 128, BK: 16, SplitK: 16, Fill: true}
+	x = fill.terms(132, 2, 724, 724, 8192)
+	assert.Equal(t, [nTerms]float64{2 * 128 * 128 * 74 * 16, 2 * 128 * 128 * 74 * 16, 1, 7 * 724 * 724}, x)
+	// At one resident block a multiprocessor, 3 splits: 108 of 132.
+	x = fill.terms(132, 1, 724, 724, 8192)
+	assert.Equal(t, [nTerms]float64{128 * 128 * 171 * 16, 128 * 128 * 171 * 16, 1, 3 * 724 * 724}, x)
+
 	// No multiprocessors given counts one; empty dimensions count 1.
-	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, Tiling{1, 1, 1, 1}.terms(0, 1, 0, -1, 0))
+	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, tl(1, 1, 1, 1).terms(0, 1, 0, -1, 0))
 }
 
 func TestSolveFindsNonNegativeWeights(t *testing.T) {

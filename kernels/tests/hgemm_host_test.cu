@@ -21,6 +21,9 @@
 //    against a reference; inputs are chosen so that every sum is exact in
 //    fp32 and fp16, so C must match bit for bit. beta == 0 must ignore a NaN C.
 // 5. Rounding (overflow to +-Inf) and the launcher's argument checks.
+// 6. kgen::fill_splits (kgen/common.cuh), the split count of SGEMM instances
+//    whose splits fill the GPU, on the cases internal/tuning's FillSplits,
+//    its copy for the timing model, is tested on.
 //
 // Build and run: kernels/tests/run_hgemm_host_tests.sh. Prints "N passed, M
 // failed" and exits 1 when M > 0.
@@ -652,12 +655,30 @@ void test_args() {
   check(hg::check_args<T>(6, 5, 8, p, 6, p, 5, p, 5) == KGEN_OK, "valid column-major arguments refused");
 }
 
+// test_fill_splits: as many splits as keep tiles x splits blocks within the
+// resident ones, 1 to the most; the most where resident blocks are unknown.
+// The cases of internal/tuning's TestFillSplits.
+void test_fill_splits() {
+  const struct {
+    int64_t tiles, resident;
+    int most, want;
+  } cases[] = {{36, 264, 16, 7},  {46, 264, 16, 5}, {23, 132, 8, 5},   {64, 264, 16, 4},
+               {128, 264, 16, 2}, {133, 264, 16, 1}, {4, 264, 16, 16},  {3, 264, 2, 2},
+               {36, 264, 1, 1},   {36, 0, 8, 8},     {0, 264, 8, 1},    {1000, 132, 16, 1}};
+  for (const auto& c : cases) {
+    const int got = kgen::fill_splits(c.tiles, c.resident, c.most);
+    check(got == c.want, fmt("fill_splits(%ld, %ld, %ld)", c.tiles, c.resident, c.most) +
+                             fmt(" = %ld, want %ld", got, c.want));
+  }
+}
+
 }  // namespace
 
 int main() {
   std::mt19937 rng(12345);
   test_rounding();
   test_args();
+  test_fill_splits();
   check_epilogue_layout();
   // The representative configs (compiled for the ptxas table), every layout.
   layouts<128, 128, 32, 64, 64, 3>(rng, true);

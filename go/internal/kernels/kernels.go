@@ -89,6 +89,11 @@ type GEMMTiling struct {
 	// for sm_90 and later. Its objects for older archs split through the
 	// workspace like any other (GEMMWorkspaceBytes tells them apart).
 	ClusterReduce bool
+	// SplitFill marks an f32 instance whose launches use 1 to SplitK
+	// splits, as many as fill the GPU's resident blocks best
+	// (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is sized for
+	// GEMMSplits, the most it may use.
+	SplitFill bool
 	// LaneMap is how the f32 kernel places a warp's lanes on its thread
 	// grid: "columns" or "row_pairs" (kgen::sgemm::lane_coords); empty for
 	// rows, the default.
@@ -134,7 +139,8 @@ const maxPartials = 1 << 24
 // GEMMSplits is the number of blocks that share each C tile's k range for an
 // m x n x k problem: SplitK, but no more than there are k tiles nor than
 // maxPartials partial C's hold (the launcher's splits_for in
-// kernels/include/kgen/common.cuh).
+// kernels/include/kgen/common.cuh). With SplitFill it is the most a launch
+// uses.
 func GEMMSplits(t GEMMTiling, m, n, k int) int {
 	if t.SplitK <= 1 || t.Block.K <= 0 {
 		return 1

@@ -1335,6 +1335,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1675,6 +1715,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -1755,6 +1815,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2095,6 +2195,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -2175,6 +2295,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2475,6 +2635,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -2555,6 +2735,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2895,6 +3115,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -5557,6 +5797,38 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -5829,6 +6101,22 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -5891,6 +6179,38 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
@@ -6165,6 +6485,22 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6227,6 +6563,38 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
@@ -6469,6 +6837,22 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6531,6 +6915,38 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
@@ -6803,6 +7219,22 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {

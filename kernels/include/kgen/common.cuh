@@ -113,15 +113,22 @@ inline bool early_pays(void (*kernel)(P...), int threads, size_t smem) {
   return cudaGetDevice(&device) == cudaSuccess && blocks_per_sm<Key>(device, kernel, threads, smem) == 1;
 }
 
+// resident_blocks is how many blocks of kernel the current device holds at
+// once (blocks_per_sm x its multiprocessors); 0 when a query fails.
+template <class Key, class... P>
+inline int64_t resident_blocks(void (*kernel)(P...), int threads, size_t smem) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return 0;
+  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
+  return per_sm > 0 && sms > 0 ? static_cast<int64_t>(per_sm) * sms : 0;
+}
+
 // one_wave reports whether `blocks` blocks of kernel all fit the current
-// device at once (blocks_per_sm x its multiprocessors); false when either
-// query fails.
+// device at once (resident_blocks); false when a query fails.
 template <class Key, class... P>
 inline bool one_wave(void (*kernel)(P...), int threads, size_t smem, int64_t blocks) {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return false;
-  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
-  return per_sm > 0 && sms > 0 && blocks <= static_cast<int64_t>(per_sm) * sms;
+  const int64_t resident = resident_blocks<Key>(kernel, threads, smem);
+  return resident > 0 && blocks <= resident;
 }
 
 // arch_number reads the digits of an arch name: "sm90" is 90.
@@ -166,6 +173,20 @@ inline int splits_for(int M, int N, int Kd) {
   if (k_tiles < s) s = k_tiles;
   if (mn > 0 && kMaxPartials / mn < s) s = kMaxPartials / mn;
   return s > 1 ? static_cast<int>(s) : 1;
+}
+
+// fill_splits is how many of at most max_splits blocks share each C tile's
+// k range, of `tiles` C tiles, when `resident` blocks fit the GPU at once:
+// as many as keep tiles x splits blocks in one wave (at least 1), so that
+// the splits fill the GPU without a second wave of short blocks, each of
+// which would add a partial C written and read and a pipeline fill;
+// max_splits where resident is unknown (0). internal/tuning's FillSplits is
+// its copy for the timing model.
+inline int fill_splits(int64_t tiles, int64_t resident, int max_splits) {
+  if (max_splits <= 1 || tiles <= 0) return 1;
+  if (resident <= 0) return max_splits;
+  const int64_t s = resident / tiles;
+  return s < 1 ? 1 : s < max_splits ? static_cast<int>(s) : max_splits;
 }
 
 // split_k_tiles is this block's share [begin, end) of a C tile's k_tiles

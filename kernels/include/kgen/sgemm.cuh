@@ -27,6 +27,8 @@
 // With SPLIT_K > 1 the k tiles are divided among up to SPLIT_K blocks per C
 // tile (grid y); each writes its partial sums to a workspace and a second
 // kernel adds them in split order, so the result does not depend on timing.
+// With FILL (split_count fill) a launch takes 1 to SPLIT_K splits, as many as
+// fill the GPU's resident blocks best (fill_splits).
 // On sm_90 that kernel is launched early (programmatic dependent launch): its
 // blocks wait on the SMs that the splits' last blocks leave instead of
 // following the grid after a launch gap; an instance of which one block fills
@@ -266,11 +268,15 @@ struct AsyncLoader {
 // (lane_coords), and the order of a k step's multiply-adds (multiply_tile).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
           Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
-          bool CLUSTER_ = false>
+          bool CLUSTER_ = false, bool FILL_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
   static constexpr int kSplitK = SPLIT_K_;
+  // With FILL_ a launch splits each C tile's k range among 1 to SPLIT_K_
+  // blocks, as many as fill the GPU best (fill_splits); the workspace is
+  // sized for SPLIT_K_ (workspace_bytes).
+  static constexpr bool kFill = FILL_ && SPLIT_K_ > 1;
   static constexpr bool kAsync = STAGES_ >= 3;
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr bool kVecGlobal = VEC_GLOBAL_;
@@ -321,6 +327,7 @@ struct Config {
   static_assert(FMA_ORDER_ >= 0 && FMA_ORDER_ <= 2, "FFMA order 0, 1 or 2");
   static_assert(!CLUSTER_ || (kAsync && SPLIT_K_ >= 2 && SPLIT_K_ <= kMaxClusterSplits),
                 "a cluster split needs the cp.async pipeline and 2 to 8 splits");
+  static_assert(!(CLUSTER_ && FILL_), "a split that fills the GPU sums through the workspace");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
@@ -753,16 +760,21 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   const int64_t blocks = static_cast<int64_t>(ceil_div(M, K::BM)) * ceil_div(N, K::BN);
   if (blocks > 0x7fffffff) return KGEN_ERR_GRID_TOO_LARGE;
   if (const int st = check_workspace<K>(M, N, Kd, ws, ws_bytes); st != KGEN_OK) return st;
-  const int splits = splits_for<K>(M, N, Kd);  // M, N > 0: a workspace is needed exactly when splits > 1
+  int splits = splits_for<K>(M, N, Kd);  // M, N > 0: a workspace is needed exactly when splits > 1
   const cudaError_t err = prepare<K>();
   if (err != cudaSuccess) return static_cast<int>(err);
-  const dim3 grid(static_cast<unsigned>(blocks), splits);
   float* const part = static_cast<float*>(ws);
   // The kernel with the element path only where a tile needs it: built in,
   // it cost the fast path of tn 3-12% on an H100 (session 17, call 9).
   const bool edges = K::kAsync && (M % K::BM != 0 || N % K::BN != 0 || !fast_rows<K, K::kAKContig>(A, lda) ||
                                    !fast_rows<K, K::kBKContig>(B, ldb));
   const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
+  if constexpr (K::kFill) {
+    const int64_t resident = edges ? resident_blocks<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
+                                   : resident_blocks<K>(kernel, K::kThreads, K::kSmemBytes);
+    splits = fill_splits(blocks, resident, splits);
+  }
+  const dim3 grid(static_cast<unsigned>(blocks), splits);
   const bool early = kArch >= 90 && K::kEarly &&
                      (edges ? early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
                             : early_pays<K>(kernel, K::kThreads, K::kSmemBytes));
