@@ -4,7 +4,8 @@
 // pedantic math. The packed time includes the transposes. Interleaved rounds over operand sets rotated past the L2;
 // every candidate checked against cuBLAS first. Results: bench/results/h100-2026-11-27-session20.md. "prof" runs
 // each candidate of nn and tn at 2048^3 and 8192^3 once (for ncu), untimed; "depths" times the tn kernel at other
-// block K and pipeline depths at 2048-8192; "serial" (see SERIAL below) splits its k range in place.
+// block K and pipeline depths at 2048-8192; "serial" (see SERIAL below) splits its k range in place; session 21's
+// "overlap" (see OVERLAP below) and "quarter" time other tn kernels at 1024-8192.
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/sgemm_pack bench/harness/sgemm_pack.cu -lcublas
@@ -75,6 +76,54 @@ static Launch depth_of(const char* t) {
   return kgen::sgemm::launch<TnCfg>;
 }
 
+#ifdef OVERLAP
+// "overlap" (needs bench/harness/sgemm-overlap.patch applied to a copy of the headers, first on the include path, and
+// -DOVERLAP; results: bench/results/h100-2026-11-27-session21.md): the same tiles with and without kOverlap (fragments of two k steps in registers, the barrier one k step
+// before a stage ends), tn at 1024-8192. The 128x128 tiles' overlap is capped at 128 registers (two blocks per SM,
+// as without it).
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MAP, int O, bool OV>
+using TnOv = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, OV && BM * BN == 128 * 128 ? 2 : 1, true, Order::Col,
+                                 Order::Row, S, 1, MAP, O, false, false, OV>;
+static const std::vector<const char*> kOverlapTiles = {
+    "fz k16 s3",      "fz k16 s3 ov",      "fz k16 s4 ov",     "fz k8 s4 ov",      "wide k16 s3",
+    "wide k16 s3 ov", "wide k16 s3 fz ov", "wide k8 s4 fz ov", "tall k16 s3 fz ov"};
+static Launch overlap_of(const char* t) {
+  using namespace kgen::sgemm;
+  if (!strcmp(t, "fz k16 s3 ov")) return launch<TnOv<128, 128, 16, 32, 64, 8, 8, 3, 1, 1, true>>;
+  if (!strcmp(t, "fz k16 s4 ov")) return launch<TnOv<128, 128, 16, 32, 64, 8, 8, 4, 1, 1, true>>;
+  if (!strcmp(t, "fz k8 s4 ov")) return launch<TnOv<128, 128, 8, 32, 64, 8, 8, 4, 1, 1, true>>;
+  if (!strcmp(t, "wide k16 s3")) return launch<TnOv<128, 256, 16, 64, 64, 8, 16, 3, 0, 0, false>>;
+  if (!strcmp(t, "wide k16 s3 ov")) return launch<TnOv<128, 256, 16, 64, 64, 8, 16, 3, 0, 0, true>>;
+  if (!strcmp(t, "wide k16 s3 fz ov")) return launch<TnOv<128, 256, 16, 64, 64, 8, 16, 3, 0, 1, true>>;
+  if (!strcmp(t, "wide k8 s4 fz ov")) return launch<TnOv<128, 256, 8, 64, 64, 8, 16, 4, 0, 1, true>>;
+  if (!strcmp(t, "tall k16 s3 fz ov")) return launch<TnOv<256, 128, 16, 64, 64, 8, 16, 3, 0, 1, true>>;
+  return launch<TnCfg>;
+}
+#endif
+
+// "quarter" (session 21): 128x128 tiles of 4 warps, each 64x64 of 8x16 or 16x8 threads, two blocks per SM (8 warps,
+// as the 128x256 tile's one block), lane maps and FFMA orders, against the spec's tn tile (8 warps of 32x64, 8x8).
+template <int BK, int TM, int TN, int S, int MAP, int O>
+using TnQ = kgen::sgemm::Config<128, 128, BK, 64, 64, TM, TN, 2, true, Order::Col, Order::Row, S, 1, MAP, O>;
+static const std::vector<const char*> kQuarterTiles = {
+    "fz k16 s3",         "q t8x16 m0 o0 s3", "q t8x16 m0 o1 s3", "q t8x16 m1 o0 s3", "q t8x16 m1 o1 s3",
+    "q t8x16 m2 o1 s3",  "q t16x8 m0 o1 s3", "q t16x8 m1 o1 s3", "q t16x8 m1 o0 s3", "q t8x16 m0 o1 s4",
+    "q t8x16 m1 o1 k8 s4"};
+static Launch quarter_of(const char* t) {
+  using namespace kgen::sgemm;
+  if (!strcmp(t, "q t8x16 m0 o0 s3")) return launch<TnQ<16, 8, 16, 3, 0, 0>>;
+  if (!strcmp(t, "q t8x16 m0 o1 s3")) return launch<TnQ<16, 8, 16, 3, 0, 1>>;
+  if (!strcmp(t, "q t8x16 m1 o0 s3")) return launch<TnQ<16, 8, 16, 3, 1, 0>>;
+  if (!strcmp(t, "q t8x16 m1 o1 s3")) return launch<TnQ<16, 8, 16, 3, 1, 1>>;
+  if (!strcmp(t, "q t8x16 m2 o1 s3")) return launch<TnQ<16, 8, 16, 3, 2, 1>>;
+  if (!strcmp(t, "q t16x8 m0 o1 s3")) return launch<TnQ<16, 16, 8, 3, 0, 1>>;
+  if (!strcmp(t, "q t16x8 m1 o1 s3")) return launch<TnQ<16, 16, 8, 3, 1, 1>>;
+  if (!strcmp(t, "q t16x8 m1 o0 s3")) return launch<TnQ<16, 16, 8, 3, 1, 0>>;
+  if (!strcmp(t, "q t8x16 m0 o1 s4")) return launch<TnQ<16, 8, 16, 4, 0, 1>>;
+  if (!strcmp(t, "q t8x16 m1 o1 k8 s4")) return launch<TnQ<8, 8, 16, 4, 1, 1>>;
+  return launch<TnCfg>;
+}
+
 #ifdef SERIAL
 // "serial" (needs bench/harness/sgemm-serial-split.patch applied to a copy of the headers, first on the include path,
 // and -DSERIAL): the tn kernel with its k range split 2-4 ways, the splits adding into C in split order.
@@ -118,16 +167,20 @@ int main(int argc, char** argv) {
   const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
   const bool depths = argc > 1 && strcmp(argv[1], "depths") == 0;
   const bool serial = argc > 1 && strcmp(argv[1], "serial") == 0;
+  const bool overlap = argc > 1 && strcmp(argv[1], "overlap") == 0;
+  const bool quarter = argc > 1 && strcmp(argv[1], "quarter") == 0;
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
-  const Shape shapes[] = {{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-                          {8192, 8192, 128},  {128, 8192, 8192},  {3072, 3072, 3072}};
+  const Shape shapes[] = {{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 128},
+                          {128, 8192, 8192},  {3072, 3072, 3072}, {1024, 1024, 1024}};
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     if (prof && !(M == N && N == K && (M == 2048 || M == 8192))) continue;
-    if ((depths || serial) && !(M == N && N == K && M != 3072)) continue;
+    if ((depths || serial) && !(M == N && N == K && M != 3072 && M != 1024)) continue;
+    if ((overlap || quarter) && !(M == N && N == K && M != 3072)) continue;
+    if (!depths && !serial && !overlap && !quarter && M == 1024) continue;
     const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
     const size_t bytes = (ea + eb + ec) * 4;
     const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
@@ -154,7 +207,7 @@ int main(int argc, char** argv) {
     const double flop = 2.0 * M * N * static_cast<double>(K);
 
     // The transposes alone: bandwidth of A (M x K -> K x M) and B as stored in nt (N x K -> K x N).
-    if (!prof && !depths && !serial) {
+    if (!prof && !depths && !serial && !overlap && !quarter) {
       cudaEvent_t e0, e1;
       CK(cudaEventCreate(&e0));
       CK(cudaEventCreate(&e1));
@@ -223,6 +276,23 @@ int main(int argc, char** argv) {
         tiles.clear();
       }
 #endif
+      std::vector<const char*> tn_tiles;
+      Launch (*tn_of)(const char*) = nullptr;
+#ifdef OVERLAP
+      if (overlap) tn_tiles = kOverlapTiles, tn_of = overlap_of;
+#endif
+      if (quarter) tn_tiles = kQuarterTiles, tn_of = quarter_of;
+      if (tn_of != nullptr) {
+        if (strcmp(l, "tn") != 0) continue;
+        for (const char* t : tn_tiles) {
+          Launch f = tn_of(t);
+          cands.push_back({std::string("tn ") + t, [&, f](int s) {
+                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
+                             if (rc) printf("launch %d\n", rc), exit(1);
+                           }});
+        }
+        tiles.clear();
+      }
       if (depths) {
         if (strcmp(l, "tn") != 0) continue;
         for (const char* t : {"fz k16 s3", "fz k8 s4", "fz k8 s5", "fz k16 s4", "fz k32 s3", "wide k8 s4", "wide k8 s4 fz"}) {
