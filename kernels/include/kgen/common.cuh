@@ -190,8 +190,9 @@ inline int fill_splits(int64_t tiles, int64_t resident, int max_splits) {
 }
 
 // split_k_tiles is this block's share [begin, end) of a C tile's k_tiles
-// k tiles: split blockIdx.y of gridDim.y (the launcher's splits_for), each
-// of ceil(k_tiles / splits) tiles; a split past the last tile gets none.
+// k tiles: split blockIdx.y of gridDim.y (the launcher's splits_for, or
+// fill_splits), each of ceil(k_tiles / splits) tiles; a split past the
+// last tile gets none.
 __device__ __forceinline__ void split_k_tiles(int k_tiles, int& begin, int& end) {
   const int per_split = ceil_div(k_tiles, static_cast<int>(gridDim.y));
   begin = min(static_cast<int>(blockIdx.y) * per_split, k_tiles);
