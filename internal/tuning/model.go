@@ -93,16 +93,6 @@ func (t Tiling) Splits(m, n, k int) int {
 	return max(1, s)
 }
 
-// splitsOn is Splits on a GPU that holds resident blocks of the instance
-// at once: with Fill, the count of at most Splits that fills them best.
-func (t Tiling) splitsOn(resident, m, n, k int) int {
-	s := t.Splits(m, n, k)
-	if !t.Fill {
-		return s
-	}
-	return FillSplits(ceilDiv(max(m, 1), t.BM)*ceilDiv(max(n, 1), t.BN), resident, s)
-}
-
 // FillSplits is how many of at most maxSplits blocks share each C tile's
 // k range, of tiles C tiles, when resident blocks fit the GPU at once: as
 // many as keep tiles x splits blocks in one wave (at least 1); maxSplits
@@ -146,13 +136,17 @@ const tie = 1e-9
 
 // terms is the model's terms for an instance of tiling t on an m x n x k
 // problem on sms multiprocessors holding o blocks each (each count below 1
-// counts as 1).
+// counts as 1); a Fill tiling splits to fill those sms x o blocks.
 // Every block computes its whole tile over its split's share of whole k
 // tiles, also where the tile or the last k tile reaches past the matrix.
 func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	m, n, k, sms = max(m, 1), max(n, 1), max(k, 1), max(sms, 1)
-	s := t.splitsOn(sms*o, m, n, k)
-	blocks := ceilDiv(m, t.BM) * ceilDiv(n, t.BN) * s
+	tiles := ceilDiv(m, t.BM) * ceilDiv(n, t.BN)
+	s := t.Splits(m, n, k)
+	if t.Fill {
+		s = FillSplits(tiles, sms*o, s)
+	}
+	blocks := tiles * s
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
 	var out [nTerms]float64
 	out[termSerial] = float64(ceilDiv(blocks, sms)) * tile
