@@ -75,6 +75,8 @@ static Launch depth_of(const char* t) {
   if (!strcmp(t, "wide k8 s4 fz")) return kgen::sgemm::launch<Cfg<128, 256, 8, 64, 64, 8, 16, 1, C::Col, C::Row, 4, 1, 0, 1>>;
   return kgen::sgemm::launch<TnCfg>;
 }
+static const std::vector<const char*> kDepthTiles = {"fz k16 s3", "fz k8 s4",   "fz k8 s5",     "fz k16 s4",
+                                                     "fz k32 s3", "wide k8 s4", "wide k8 s4 fz"};
 
 #ifdef OVERLAP
 // "overlap" (needs bench/harness/sgemm-overlap.patch applied to a copy of the headers, first on the include path, and
@@ -261,56 +263,38 @@ int main(int argc, char** argv) {
       cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas_run(a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s], st); }});
       std::vector<const char*> tiles = skinny_m ? std::vector<const char*>{"wide_k4", "fq_k4"}
                                                 : std::vector<const char*>{"fq", "fz", "wide"};
+      // add times f on the operand set of each launch, unpacked.
+      auto add = [&](std::string name, Launch f) {
+        cands.push_back({std::move(name), [&, f](int s) {
+                           const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
+                           if (rc) printf("launch %d\n", rc), exit(1);
+                         }});
+      };
 #ifdef SERIAL
       if (serial) {
         if (strcmp(l, "tn") != 0) continue;
         if (g_flags == nullptr) CK(cudaMalloc(&g_flags, 1 << 20));
         CK(cudaMemset(g_flags, 0, 1 << 20));
         for (int splits : {1, 2, 3, 4}) {
-          Launch f = splits == 1 ? depth_of("fz k16 s3") : serial_of(splits);
-          cands.push_back({"tn fz serial " + std::to_string(splits), [&, f](int s) {
-                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
-                             if (rc) printf("launch %d\n", rc), exit(1);
-                           }});
+          add("tn fz serial " + std::to_string(splits), splits == 1 ? depth_of("fz k16 s3") : serial_of(splits));
         }
         tiles.clear();
       }
 #endif
+      // The modes that time other tn kernels.
       std::vector<const char*> tn_tiles;
       Launch (*tn_of)(const char*) = nullptr;
+      if (depths) tn_tiles = kDepthTiles, tn_of = depth_of;
 #ifdef OVERLAP
       if (overlap) tn_tiles = kOverlapTiles, tn_of = overlap_of;
 #endif
       if (quarter) tn_tiles = kQuarterTiles, tn_of = quarter_of;
       if (tn_of != nullptr) {
         if (strcmp(l, "tn") != 0) continue;
-        for (const char* t : tn_tiles) {
-          Launch f = tn_of(t);
-          cands.push_back({std::string("tn ") + t, [&, f](int s) {
-                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
-                             if (rc) printf("launch %d\n", rc), exit(1);
-                           }});
-        }
+        for (const char* t : tn_tiles) add(std::string("tn ") + t, tn_of(t));
         tiles.clear();
       }
-      if (depths) {
-        if (strcmp(l, "tn") != 0) continue;
-        for (const char* t : {"fz k16 s3", "fz k8 s4", "fz k8 s5", "fz k16 s4", "fz k32 s3", "wide k8 s4", "wide k8 s4 fz"}) {
-          Launch f = depth_of(t);
-          cands.push_back({std::string("tn ") + t, [&, f](int s) {
-                             const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
-                             if (rc) printf("launch %d\n", rc), exit(1);
-                           }});
-        }
-        tiles.clear();
-      }
-      for (const char* t : tiles) {
-        Launch f = tile_of(l, t);
-        cands.push_back({std::string("own ") + t, [&, f](int s) {
-                           const int rc = f(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, ws, ws_bytes, st);
-                           if (rc) printf("launch %d\n", rc), exit(1);
-                         }});
-      }
+      for (const char* t : tiles) add(std::string("own ") + t, tile_of(l, t));
       if (pack_a || pack_b) {
         for (const char* t : tiles) {
           Launch f = tile_of("tn", t);
