@@ -1,0 +1,171 @@
+// Harness (session 22): how many splits of a C tile's k range are fastest on problems of few tiles, to test the rule
+// by which split_count: fill instances choose theirs (kgen::fill_splits: as many as keep tiles x splits blocks in one
+// wave of the blocks the GPU holds at once). One tile and layout per build: -DLAYOUT (0 nn, 2 tn) and -DTILE (0:
+// 128x128x16 lanes by column, FFMA order rows_zigzag; 1: the same, quads_zigzag; 2: 256x128x16). Each shape runs
+// the tile with every split count from 1 to 32 (no more than its k tiles or kMaxPartials allows), launched as kgen::sgemm::launch launches
+// a fill instance but with the count given (the kernel, then reduce_splits; 1: the unsplit kernel), and cuBLAS SGEMM
+// in pedantic math, timed in interleaved rounds (bench/harness/timing.h) over operand sets rotated past the 50 MB L2.
+// Every count is checked against cuBLAS first (largest difference relative to the largest |C|). It prints each
+// kernel's blocks per SM and one CSV line per count: layout,tile,M,N,K,tiles,splits,ms,graph_ms,x_cublas,reldiff.
+// Build on the GPU machine from the repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=2 -DTILE=0 -I kernels/include -I . \
+//     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_fill bench/harness/sgemm_fill.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "bench/harness/timing.h"
+#include "kgen/sgemm.cuh"
+
+using kgen::Order;
+
+#ifndef LAYOUT
+#define LAYOUT 2
+#endif
+#ifndef TILE
+#define TILE 0
+#endif
+constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
+constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
+constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
+constexpr int kMaxSplits = 32;
+
+template <int SPLIT>
+using Cfg = std::conditional_t<
+    TILE == 2, kgen::sgemm::Config<256, 128, 16, 64, 64, 8, 16, 1, true, kA, kB, 3, SPLIT, 0, 0>,
+    kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, kA, kB, 3, SPLIT, 1, TILE == 1 ? 2 : 1>>;
+using Split = Cfg<kMaxSplits>;
+using Whole = Cfg<1>;
+constexpr const char* kTile = TILE == 0 ? "128x128x16_lc_fz" : TILE == 1 ? "128x128x16_lc_fq" : "256x128x16";
+
+static cudaStream_t g_st;
+
+// launch_split is kgen::sgemm::launch for Split with `splits` splits instead of its own count.
+static int launch_split(int splits, int M, int N, int Kd, const float* A, int64_t lda, const float* B, int64_t ldb,
+                        float* C, int64_t ldc, float* ws) {
+  using K = Split;
+  using namespace kgen::sgemm;
+  CK(prepare<K>());
+  const int blocks = kgen::ceil_div(M, K::BM) * kgen::ceil_div(N, K::BN);
+  const bool edges = M % K::BM != 0 || N % K::BN != 0 || !fast_rows<K, K::kAKContig>(A, lda) ||
+                     !fast_rows<K, K::kBKContig>(B, ldb);
+  const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
+  const bool early = edges ? kgen::early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
+                           : kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
+  cudaError_t e = kgen::launch_in_clusters(early, 1, kernel, dim3(blocks, splits), dim3(K::kThreads), K::kSmemBytes,
+                                           g_st, M, N, Kd, 1.f, A, lda, B, ldb, 0.f, C, ldc, ws);
+  if (e == cudaSuccess) e = kgen::launch_reduce<K, F32>(M, N, splits, 1.f, ws, 0.f, C, ldc, g_st);
+  return static_cast<int>(e);
+}
+
+static cublasHandle_t h;
+static void cublas_run(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C) {
+  const float alpha = 1.f, beta = 0.f;
+  if (cublasSgemm(h, kBColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, kAColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha,
+                  B, ldb, A, lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
+    printf("cublas failed\n");
+    exit(1);
+  }
+}
+
+template <class Key, bool EDGES>
+static int per_sm() {
+  int n = 0;
+  CK(kgen::sgemm::prepare<Key>());
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kgen::sgemm::gemm_kernel<Key, EDGES>, Key::kThreads,
+                                                   Key::kSmemBytes));
+  return n;
+}
+
+struct Shape {
+  int M, N, K;
+};
+
+int main() {
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
+  cublasSetStream(h, g_st);
+  int sms = 0;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  printf("# %s %s: %d SMs; blocks per SM: split %d (edges %d), unsplit %d (edges %d)\n", kLayout, kTile, sms,
+         per_sm<Split, false>(), per_sm<Split, true>(), per_sm<Whole, false>(), per_sm<Whole, true>());
+  const Shape shapes[] = {{362, 362, 11585}, {364, 364, 11584}, {512, 512, 8192},   {724, 724, 8192},
+                          {1024, 1024, 1024}, {1024, 1024, 8192}, {768, 768, 768},    {627, 627, 627},
+                          {256, 256, 4096},   {171, 990, 4432},   {128, 5793, 2896},  {5793, 128, 2896},
+                          {263, 3652, 5855},  {860, 573, 4702},   {128, 8192, 8192},  {181, 181, 4096},
+                          {1536, 1536, 1536}, {2048, 2048, 2048}};
+  for (const Shape& sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
+    const size_t bytes = (ea + eb + ec) * 4;
+    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
+    const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
+    std::vector<float*> A(sets), B(sets), C(sets);
+    std::vector<float> hv(std::max(ea, eb) + 7);
+    srand(3);
+    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
+    for (int s = 0; s < sets; ++s) {
+      CK(cudaMalloc(&A[s], ea * 4));
+      CK(cudaMalloc(&B[s], eb * 4));
+      CK(cudaMalloc(&C[s], ec * 4));
+      CK(cudaMemcpy(A[s], hv.data(), ea * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(B[s], hv.data() + (s % 7), eb * 4, cudaMemcpyHostToDevice));
+    }
+    float *Cr, *ws;
+    CK(cudaMalloc(&Cr, ec * 4));
+    CK(cudaMalloc(&ws, kgen::workspace_bytes<Split>(M, N, K) + 256));
+    const int tiles = kgen::ceil_div(M, Split::BM) * kgen::ceil_div(N, Split::BN);
+    const int max_splits = kgen::splits_for<Split>(M, N, K);  // no more than k tiles or the workspace's bound
+
+    std::vector<std::function<void(int)>> cands;
+    cands.push_back([&](int s) { cublas_run(M, N, K, A[s], lda, B[s], ldb, C[s]); });
+    for (int sp = 1; sp <= max_splits; ++sp) {
+      cands.push_back([&, sp](int s) {
+        const int rc = sp == 1 ? kgen::sgemm::launch<Whole>(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, nullptr,
+                                                             0, g_st)
+                               : launch_split(sp, M, N, K, A[s], lda, B[s], ldb, C[s], N, ws);
+        if (rc) printf("launch %d\n", rc), exit(1);
+      });
+    }
+    cublas_run(M, N, K, A[0], lda, B[0], ldb, Cr);
+    std::vector<float> ref(ec), got(ec);
+    CK(cudaStreamSynchronize(g_st));
+    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
+    double top = 0;
+    for (float v : ref) top = std::max(top, static_cast<double>(fabsf(v)));
+    std::vector<double> rd(cands.size(), 0);
+    for (size_t c = 1; c < cands.size(); ++c) {
+      CK(cudaMemset(C[0], 0xff, ec * 4));
+      cands[c](0);
+      CK(cudaStreamSynchronize(g_st));
+      CK(cudaMemcpy(got.data(), C[0], ec * 4, cudaMemcpyDeviceToHost));
+      for (size_t j = 0; j < ec; ++j) {
+        const double d = fabs(static_cast<double>(got[j]) - ref[j]);
+        rd[c] = std::isnan(got[j]) ? INFINITY : std::max(rd[c], d / top);
+      }
+    }
+    const double flop = 2.0 * M * N * static_cast<double>(K);
+    const int reps = flop > 6e10 ? 10 : 30;
+    const Timings t = time_interleaved(g_st, cands.size(), 2, reps, 5, [&](size_t c, int i) { cands[c](i % sets); });
+    for (size_t c = 1; c < cands.size(); ++c) {
+      printf("%s,%s,%d,%d,%d,%d,%zu,%.5f,%.5f,%.4f,%.2g\n", kLayout, kTile, M, N, K, tiles, c, t.events[c],
+             t.graph[c], t.events[0] / t.events[c], rd[c]);
+    }
+    fflush(stdout);
+    for (int s = 0; s < sets; ++s) {
+      cudaFree(A[s]);
+      cudaFree(B[s]);
+      cudaFree(C[s]);
+    }
+    cudaFree(Cr);
+    cudaFree(ws);
+  }
+  return 0;
+}
