@@ -93,19 +93,38 @@ func (t Tiling) Splits(m, n, k int) int {
 	return max(1, s)
 }
 
+// fillBlockCost is what a block costs FillSplits beyond its k tiles, in k
+// tiles (the launcher's kFillBlockCost).
+const fillBlockCost = 4
+
 // FillSplits is how many of at most maxSplits blocks share each C tile's
-// k range, of tiles C tiles, when resident blocks fit the GPU at once: as
-// many as keep tiles x splits blocks in one wave (at least 1); maxSplits
-// where resident is unknown (0). It is the launcher's fill_splits
-// (kernels/include/kgen/common.cuh).
-func FillSplits(tiles, resident, maxSplits int) int {
+// k range, of tiles C tiles of kTiles k tiles each, on sms multiprocessors
+// holding perSM blocks each at once: the fewest splits whose busiest
+// multiprocessor finishes first. That one runs ceil(tiles x splits / sms)
+// blocks of ceil(kTiles / splits) k tiles and fillBlockCost more each;
+// where perSM > 1 a block alone on its multiprocessor counts 6/5 as long.
+// maxSplits where sms or perSM is unknown (0). It is the launcher's
+// fill_splits (kernels/include/kgen/common.cuh).
+func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 	if maxSplits <= 1 || tiles <= 0 {
 		return 1
 	}
-	if resident <= 0 {
+	if sms <= 0 || perSM <= 0 {
 		return maxSplits
 	}
-	return min(maxSplits, max(1, resident/tiles))
+	best, bestCost := 1, -1
+	for s := 1; s <= maxSplits; s++ {
+		busiest := ceilDiv(tiles*s, sms)
+		weight := 5
+		if busiest == 1 && perSM > 1 {
+			weight = 6
+		}
+		cost := busiest * (ceilDiv(kTiles, s) + fillBlockCost) * weight
+		if bestCost < 0 || cost < bestCost {
+			best, bestCost = s, cost
+		}
+	}
+	return best
 }
 
 // The terms of the timing model: what an instance does on a problem, in
@@ -136,7 +155,7 @@ const tie = 1e-9
 
 // terms is the model's terms for an instance of tiling t on an m x n x k
 // problem on sms multiprocessors holding o blocks each (each count below 1
-// counts as 1); a Fill tiling splits to fill those sms x o blocks.
+// counts as 1); a Fill tiling splits as FillSplits does there.
 // Every block computes its whole tile over its split's share of whole k
 // tiles, also where the tile or the last k tile reaches past the matrix.
 func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
@@ -144,7 +163,7 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	tiles := ceilDiv(m, t.BM) * ceilDiv(n, t.BN)
 	s := t.Splits(m, n, k)
 	if t.Fill {
-		s = FillSplits(tiles, sms*o, s)
+		s = FillSplits(tiles, ceilDiv(k, t.BK), sms, o, s)
 	}
 	blocks := tiles * s
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)

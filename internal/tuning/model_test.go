@@ -29,7 +29,7 @@ func TestTilingOf(t *testing.T) {
 		"sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc":    tl(128, 128, 16, 2), // summed in a cluster
 		"x_b64x64x8_kc":   tl(64, 64, 8, 1),
 		"x_b64x64x8_k2cc": tl(64, 64, 8, 1),
-		"sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz": {BM: 128, BN: 128, BK: 16, SplitK: 16, Fill: true},
+		"sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz": {BM: 128, BN: 128, BK: 16, SplitK: 32, Fill: true},
 		"x_b64x64x8_k2fc": tl(64, 64, 8, 1), // fill and cluster exclude each other
 		"x_b64x64x8_k2ff": tl(64, 64, 8, 1),
 		"x_b64x64x8_kf":   tl(64, 64, 8, 1),
@@ -67,28 +67,42 @@ func TestUnsplit(t *testing.T) {
 		"cluster instances of other split counts run one kernel")
 	assert.NotEqual(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc"),
 		"a cluster's reduction is not the workspace's")
-	assert.Equal(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz"),
+	assert.Equal(t, unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz"), unsplit("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz"),
 		"splits that fill the GPU run the kernel and reduction of fixed ones")
 }
 
 func TestFillSplits(t *testing.T) {
 	for _, tc := range []struct {
-		tiles, resident, max, want int
+		tiles, kTiles, sms, perSM, max, want int
 	}{
-		{36, 264, 16, 7},   // 252 blocks of 264
-		{46, 264, 16, 5},   // 230
-		{23, 132, 8, 5},    // 115 of 132
-		{64, 264, 16, 4},   // 256
-		{128, 264, 16, 2},  // 256
-		{133, 264, 16, 1},  // 2 splits would take a second wave
-		{4, 264, 16, 16},   // 64 blocks: the most splits
-		{3, 264, 2, 2},     // the most is 2
-		{36, 264, 1, 1},    // no split
-		{36, 0, 8, 8},      // resident blocks unknown: the most
-		{0, 264, 8, 1},     // no tiles
-		{1000, 132, 16, 1}, // many waves
+		// 9 tiles of 725 k tiles (362 x 362 x 11585 in 128x128x16): 14
+		// splits are 126 blocks, one on each busy multiprocessor, of 52 k
+		// tiles (56 x 6/5 = 67.2); 29 are 261 blocks, two on the busiest,
+		// of 25 (2 x 29 = 58); 16 would be two of 46 (100).
+		{9, 725, 132, 2, 32, 29},
+		// One block a multiprocessor at a time: two of 25 (58) take longer
+		// than one of 52 (56).
+		{9, 725, 132, 1, 32, 14},
+		// 25 tiles of 40 (627^3): 5 splits, one block of 8 (14.4), beat 10,
+		// two blocks of 4 (16).
+		{25, 40, 132, 2, 32, 5},
+		// 64 tiles of 64 (1024^3): 4 splits, two blocks of 16 (40), beat 2,
+		// one of 32 (43.2), and 8, four of 8 (48).
+		{64, 64, 132, 2, 32, 4},
+		// 144 tiles of 96 (1536^3): 4 splits, five blocks of 24 (140), beat
+		// 1, two of 96 (200), and tie with 6, seven of 16.
+		{144, 96, 132, 2, 32, 4},
+		// 256 tiles of 128 (2048^3): unsplit, two blocks of 128 (264), beats
+		// 2, four of 64 (272).
+		{256, 128, 132, 2, 4, 1},
+		{4, 256, 132, 2, 32, 32}, // 128 blocks of 8: the most splits
+		{4, 2, 132, 2, 2, 2},     // the most is 2
+		{36, 512, 132, 2, 1, 1},  // no split
+		{36, 512, 0, 2, 8, 8},    // multiprocessors unknown: the most
+		{36, 512, 132, 0, 8, 8},  // blocks per multiprocessor unknown: the most
+		{0, 512, 132, 2, 8, 1},   // no tiles
 	} {
-		assert.Equal(t, tc.want, FillSplits(tc.tiles, tc.resident, tc.max), "%+v", tc)
+		assert.Equal(t, tc.want, FillSplits(tc.tiles, tc.kTiles, tc.sms, tc.perSM, tc.max), "%+v", tc)
 	}
 }
 
@@ -114,15 +128,16 @@ func TestTermsCountWavesAndSplits(t *testing.T) {
 	x = split.terms(132, 4, 256, 256, 4096)
 	assert.Equal(t, [nTerms]float64{64 * 64 * 512, 4 * 64 * 64 * 512, 1, 8 * 256 * 256}, x)
 
-	// Filling the GPU: 724 x 724 is 6 x 6 tiles of 128x128, 7 splits of
-	// 512 k tiles (74 each, the last 68) fill 252 of 264 resident blocks,
-	// two on most multiprocessors.
-	fill := Tiling{BM: 128, BN: 128, BK: 16, SplitK: 16, Fill: true}
-	x = fill.terms(132, 2, 724, 724, 8192)
-	assert.Equal(t, [nTerms]float64{2 * 128 * 128 * 74 * 16, 2 * 128 * 128 * 74 * 16, 1, 7 * 724 * 724}, x)
-	// At one resident block a multiprocessor, 3 splits: 108 of 132.
-	x = fill.terms(132, 1, 724, 724, 8192)
-	assert.Equal(t, [nTerms]float64{128 * 128 * 171 * 16, 128 * 128 * 171 * 16, 1, 3 * 724 * 724}, x)
+	// Filling the GPU: 362 x 362 is 3 x 3 tiles of 128x128 and 11585 is
+	// 725 k tiles; at two resident blocks a multiprocessor FillSplits takes
+	// 29 splits of 25 k tiles (the last 25 too): 261 blocks, two on the
+	// busiest multiprocessors, one wave.
+	fill := Tiling{BM: 128, BN: 128, BK: 16, SplitK: 32, Fill: true}
+	x = fill.terms(132, 2, 362, 362, 11585)
+	assert.Equal(t, [nTerms]float64{2 * 128 * 128 * 25 * 16, 2 * 128 * 128 * 25 * 16, 1, 29 * 362 * 362}, x)
+	// At one, 14 splits of 52: 126 blocks, one on each busy multiprocessor.
+	x = fill.terms(132, 1, 362, 362, 11585)
+	assert.Equal(t, [nTerms]float64{128 * 128 * 52 * 16, 128 * 128 * 52 * 16, 1, 14 * 362 * 362}, x)
 
 	// No multiprocessors given counts one; empty dimensions count 1.
 	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, tl(1, 1, 1, 1).terms(0, 1, 0, -1, 0))

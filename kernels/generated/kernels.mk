@@ -134,10 +134,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -152,16 +152,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -176,16 +176,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -198,16 +198,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -222,8 +222,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/gf_naive_v4_t256_r1.o \
@@ -336,10 +336,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -354,16 +354,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -378,16 +378,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -400,16 +400,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -424,8 +424,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/gf_naive_v4_t256_r1.o \
@@ -538,10 +538,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -556,16 +556,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -580,16 +580,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -602,16 +602,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -626,8 +626,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/gf_naive_v4_t256_r1.o \
@@ -752,10 +752,10 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/ladder_nn_f32_vectorized_b128x128x8_t8x8.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -770,16 +770,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -794,16 +794,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -816,16 +816,16 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
@@ -840,8 +840,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o
 

@@ -725,18 +725,6 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm86(int device, int m, int n, 
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -748,6 +736,18 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(int device, int m, 
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -833,17 +833,17 @@ int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -869,18 +869,6 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm86(int device, int m, int n, 
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -892,6 +880,18 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(int device, int m, 
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -977,17 +977,17 @@ int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1013,18 +1013,6 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm86(int device, int m, int n, 
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
 /* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1036,6 +1024,18 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(int device, int m, 
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1109,17 +1109,17 @@ int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1145,18 +1145,6 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm86(int device, int m, int n, 
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1168,6 +1156,18 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(int device, int m, 
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1253,17 +1253,17 @@ int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm86(int device, int m, int n,
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-
-/* sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

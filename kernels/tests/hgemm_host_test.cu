@@ -655,20 +655,22 @@ void test_args() {
   check(hg::check_args<T>(6, 5, 8, p, 6, p, 5, p, 5) == KGEN_OK, "valid column-major arguments refused");
 }
 
-// test_fill_splits: as many splits as keep tiles x splits blocks within the
-// resident ones, 1 to the most; the most where resident blocks are unknown.
-// The cases of internal/tuning's TestFillSplits.
+// test_fill_splits: the fewest splits, 1 to the most, whose busiest
+// multiprocessor finishes first; the most where the multiprocessors or the
+// blocks each holds are unknown. The cases of internal/tuning's
+// TestFillSplits, which says why each is what it is.
 void test_fill_splits() {
   const struct {
-    int64_t tiles, resident;
-    int most, want;
-  } cases[] = {{36, 264, 16, 7},  {46, 264, 16, 5}, {23, 132, 8, 5},   {64, 264, 16, 4},
-               {128, 264, 16, 2}, {133, 264, 16, 1}, {4, 264, 16, 16},  {3, 264, 2, 2},
-               {36, 264, 1, 1},   {36, 0, 8, 8},     {0, 264, 8, 1},    {1000, 132, 16, 1}};
+    int64_t tiles, k_tiles;
+    int sms, per_sm, most, want;
+  } cases[] = {{9, 725, 132, 2, 32, 29},  {9, 725, 132, 1, 32, 14}, {25, 40, 132, 2, 32, 5},
+               {64, 64, 132, 2, 32, 4},   {144, 96, 132, 2, 32, 4}, {256, 128, 132, 2, 4, 1},
+               {4, 256, 132, 2, 32, 32},  {4, 2, 132, 2, 2, 2},     {36, 512, 132, 2, 1, 1},
+               {36, 512, 0, 2, 8, 8},     {36, 512, 132, 0, 8, 8},  {0, 512, 132, 2, 8, 1}};
   for (const auto& c : cases) {
-    const int got = kgen::fill_splits(c.tiles, c.resident, c.most);
-    check(got == c.want, fmt("fill_splits(%ld, %ld, %ld)", c.tiles, c.resident, c.most) +
-                             fmt(" = %ld, want %ld", got, c.want));
+    const int got = kgen::fill_splits(c.tiles, c.k_tiles, c.sms, c.per_sm, c.most);
+    check(got == c.want, fmt("fill_splits(%ld, %ld, %ld, %ld, ", c.tiles, c.k_tiles, c.sms, c.per_sm) +
+                             fmt("%ld) = %ld, want %ld", c.most, got, c.want));
   }
 }
 

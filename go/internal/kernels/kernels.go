@@ -90,7 +90,7 @@ type GEMMTiling struct {
 	// workspace like any other (GEMMWorkspaceBytes tells them apart).
 	ClusterReduce bool
 	// SplitFill marks an f32 instance whose launches use 1 to SplitK
-	// splits, as many as fill the GPU's resident blocks best
+	// splits, the fewest whose busiest SM finishes first
 	// (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is sized for
 	// GEMMSplits, the most it may use.
 	SplitFill bool

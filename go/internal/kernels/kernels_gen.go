@@ -1335,46 +1335,6 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1415,6 +1375,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1695,6 +1695,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -1715,26 +1735,6 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -1815,46 +1815,6 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1895,6 +1855,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2175,6 +2175,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -2195,26 +2215,6 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -2295,46 +2295,6 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2375,6 +2335,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2615,6 +2615,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -2635,26 +2655,6 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -2735,46 +2735,6 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 16, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2815,6 +2775,46 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3095,6 +3095,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -3115,26 +3135,6 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 75264},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 8, SplitFill: true},
-		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
@@ -5797,38 +5797,6 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -5859,6 +5827,38 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
@@ -6085,6 +6085,22 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6099,22 +6115,6 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -6181,38 +6181,6 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6243,6 +6211,38 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
@@ -6469,6 +6469,22 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6483,22 +6499,6 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -6565,38 +6565,6 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6627,6 +6595,38 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
@@ -6821,6 +6821,22 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6835,22 +6851,6 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {
@@ -6917,38 +6917,6 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6979,6 +6947,38 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
@@ -7205,6 +7205,22 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7219,22 +7235,6 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k8f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(p *GEMMParams) int {

@@ -175,18 +175,51 @@ inline int splits_for(int M, int N, int Kd) {
   return s > 1 ? static_cast<int>(s) : 1;
 }
 
+// kFillBlockCost is what a block costs fill_splits beyond its k tiles, in k
+// tiles: its pipeline's fill and its partial C's store.
+constexpr int64_t kFillBlockCost = 4;
+
 // fill_splits is how many of at most max_splits blocks share each C tile's
-// k range, of `tiles` C tiles, when `resident` blocks fit the GPU at once:
-// as many as keep tiles x splits blocks in one wave (at least 1), so that
-// the splits fill the GPU without a second wave of short blocks, each of
-// which would add a partial C written and read and a pipeline fill;
-// max_splits where resident is unknown (0). internal/tuning's FillSplits is
-// its copy for the timing model.
-inline int fill_splits(int64_t tiles, int64_t resident, int max_splits) {
+// k range, of `tiles` C tiles of k_tiles k tiles each, on `sms`
+// multiprocessors holding per_sm blocks each at once: the fewest splits
+// whose busiest multiprocessor finishes first. That one runs
+// ceil(tiles x splits / sms) blocks, each of ceil(k_tiles / splits) k tiles
+// and kFillBlockCost more; where per_sm > 1, a block alone on its
+// multiprocessor counts 6/5 as long, as it hides less of its latency than
+// two do. On an H100 (bench/harness/sgemm_fill.cu, bench/results/
+// h100-2026-11-27-session22.md) this picked within 7% of the fastest of 1
+// to 32 splits at 18 shapes of 4 to 256 tiles, for 128x128 tiles of one or
+// two blocks per multiprocessor and 256x128 tiles of one. Keeping
+// tiles x splits within the blocks the GPU holds at once (session 21's
+// rule) ran up to 1.5x slower with the same 32 at most: 144 tiles
+// unsplit leave 12 multiprocessors two blocks of every k tile. max_splits
+// where sms or per_sm is unknown (0). internal/tuning's FillSplits is its
+// copy for the timing model.
+inline int fill_splits(int64_t tiles, int64_t k_tiles, int sms, int per_sm, int max_splits) {
   if (max_splits <= 1 || tiles <= 0) return 1;
-  if (resident <= 0) return max_splits;
-  const int64_t s = resident / tiles;
-  return s < 1 ? 1 : s < max_splits ? static_cast<int>(s) : max_splits;
+  if (sms <= 0 || per_sm <= 0) return max_splits;
+  int best = 1;
+  int64_t best_cost = -1;
+  for (int s = 1; s <= max_splits; ++s) {
+    const int64_t busiest = (tiles * s + sms - 1) / sms;
+    const int64_t cost = busiest * ((k_tiles + s - 1) / s + kFillBlockCost) *
+                         (busiest == 1 && per_sm > 1 ? 6 : 5);
+    if (best_cost < 0 || cost < best_cost) best = s, best_cost = cost;
+  }
+  return best;
+}
+
+// fill_splits_on is fill_splits for kernel on the current device: its
+// multiprocessors, and blocks_per_sm cached for Key.
+template <class Key, class... P>
+inline int fill_splits_on(void (*kernel)(P...), int threads, size_t smem, int64_t tiles, int64_t k_tiles,
+                          int max_splits) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return max_splits;
+  }
+  return fill_splits(tiles, k_tiles, sm_count(device), blocks_per_sm<Key>(device, kernel, threads, smem), max_splits);
 }
 
 // split_k_tiles is this block's share [begin, end) of a C tile's k_tiles

@@ -27,8 +27,8 @@
 // With SPLIT_K > 1 the k tiles are divided among up to SPLIT_K blocks per C
 // tile (grid y); each writes its partial sums to a workspace and a second
 // kernel adds them in split order, so the result does not depend on timing.
-// With FILL (split_count fill) a launch takes 1 to SPLIT_K splits, as many as
-// keep the blocks in one wave of those the GPU holds at once (fill_splits).
+// With FILL (split_count fill) a launch takes 1 to SPLIT_K splits, the fewest
+// whose busiest SM finishes first (fill_splits).
 // On sm_90 that kernel is launched early (programmatic dependent launch): its
 // blocks wait on the SMs that the splits' last blocks leave instead of
 // following the grid after a launch gap; an instance of which one block fills
@@ -274,9 +274,8 @@ struct Config {
   static constexpr int kStages = STAGES_;
   static constexpr int kSplitK = SPLIT_K_;
   // With FILL_ a launch splits each C tile's k range among 1 to SPLIT_K_
-  // blocks, as many as keep the blocks in one wave of those the GPU holds
-  // at once (fill_splits); the workspace is sized for SPLIT_K_
-  // (workspace_bytes).
+  // blocks, the fewest whose busiest SM finishes first (fill_splits); the
+  // workspace is sized for SPLIT_K_ (workspace_bytes).
   static constexpr bool kFill = FILL_ && SPLIT_K_ > 1;
   static constexpr bool kAsync = STAGES_ >= 3;
   static constexpr int kMinBlocks = MIN_BLOCKS_;
@@ -771,9 +770,9 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
                                    !fast_rows<K, K::kBKContig>(B, ldb));
   const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
   if constexpr (K::kFill) {
-    const int64_t resident = edges ? resident_blocks<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
-                                   : resident_blocks<K>(kernel, K::kThreads, K::kSmemBytes);
-    splits = fill_splits(blocks, resident, splits);
+    const int64_t k_tiles = ceil_div(Kd, K::BK);
+    splits = edges ? fill_splits_on<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits)
+                   : fill_splits_on<K>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits);
   }
   const dim3 grid(static_cast<unsigned>(blocks), splits);
   const bool early = kArch >= 90 && K::kEarly &&
