@@ -1,7 +1,8 @@
 // Package bazel checks the Bazel files without Bazel: every Go package has a
 // BUILD file, every test file under tests/ belongs to a go_test, every label
 // the BUILD files name exists in the tree (or, for @repo labels, is a
-// repository MODULE.bazel brings in), every pinned version is confirmed, every
+// repository MODULE.bazel brings in), every measured-results file a test
+// reads is in its data, every pinned version is confirmed, every
 // documented bazel command selects something, and each kernel library is
 // built for its arch alone.
 //
@@ -183,6 +184,47 @@ func TestEveryLabelExists(t *testing.T) {
 		t.Fatal("found no labels")
 	}
 	t.Logf("%d labels checked", checked)
+}
+
+var (
+	resultRe  = regexp.MustCompile(`"(?:\.\./)+bench/results/([^"/]+)"`)
+	exportsRe = regexp.MustCompile(`(?s)exports_files\(\s*\[(.*?)\],\s*visibility\s*=\s*\[(.*?)\]`)
+)
+
+// TestEveryResultATestReadsIsItsData: a Go test that replays measured times
+// from bench/results finds the file under bazel test only if its go_test
+// lists it in data and bench/results exports it to the test's package;
+// without, the test skips there instead of failing.
+func TestEveryResultATestReadsIsItsData(t *testing.T) {
+	visible := map[string]string{} // file: the visibility list it is exported with
+	for _, m := range exportsRe.FindAllStringSubmatch(read(t, "bench/results/BUILD.bazel"), -1) {
+		for _, q := range quotedRe.FindAllStringSubmatch(m[1], -1) {
+			visible[q[1]] = m[2]
+		}
+	}
+	n := 0
+	walk(t, func(rel string) {
+		if !strings.HasSuffix(rel, "_test.go") {
+			return
+		}
+		pkg := filepath.ToSlash(filepath.Dir(rel))
+		for _, m := range resultRe.FindAllStringSubmatch(read(t, rel), -1) {
+			n++
+			file := m[1]
+			if label := `"//bench/results:` + file + `"`; !strings.Contains(read(t, pkg+"/BUILD.bazel"), label) {
+				t.Errorf("%s reads bench/results/%s: its go_test in %s/BUILD.bazel lacks %s in data", rel, file, pkg, label)
+			}
+			if vis, ok := visible[file]; !ok {
+				t.Errorf("%s reads bench/results/%s, which bench/results/BUILD.bazel does not export", rel, file)
+			} else if !strings.Contains(vis, `"//`+pkg+`:__pkg__"`) {
+				t.Errorf("%s reads bench/results/%s, which bench/results/BUILD.bazel does not export to //%s", rel, file, pkg)
+			}
+		}
+	})
+	if n == 0 {
+		t.Fatal("found no test reading bench/results")
+	}
+	t.Logf("%d files of bench/results read by tests", n)
 }
 
 // split parses label as written in package here.
