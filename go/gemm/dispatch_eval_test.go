@@ -186,3 +186,76 @@ func tableOf(pts []tuning.RawPoint, skip func(tuning.RawPoint) bool) *tuning.Tab
 	}
 	return table
 }
+
+// sgemmRuleTimes is the H100's SGEMM tune that TestSGEMMRuleOnMeasuredTimes
+// replays the rule on: every instance at 27 grid shapes and 26 between them
+// per layout (session 22, the committed table's).
+const sgemmRuleTimes = "../../bench/results/h100-2026-11-27-session22-call3-tune-sgemm-raw.json.gz"
+
+// TestSGEMMRuleOnMeasuredTimes replays SGEMM's rule (the engine without a
+// table, as on a GPU that has none) on the H100's measured times: the
+// picked instance's time over the fastest at each of the 212 shapes. The
+// rule is not a table; the bounds are a little above what it reaches, so
+// that a change to it that makes the worst pick worse, or more picks miss
+// by 5%, fails here. Before it took instances that split to fill the GPU
+// (pickTiling), it picked up to 3.70x the fastest (tt 211x244x1609: 64x64
+// unsplit), 155 shapes over 5%.
+func TestSGEMMRuleOnMeasuredTimes(t *testing.T) {
+	pts, err := tuning.ReadRaw(sgemmRuleTimes)
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skipf("%s: not in this checkout", sgemmRuleTimes)
+	}
+	require.NoError(t, err)
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	scores := map[string]*dispatchScore{}
+	over := 0
+	for _, p := range pts {
+		if p.Family != "sgemm" {
+			continue
+		}
+		best := math.Inf(1)
+		for _, ms := range p.Ms {
+			if ms > 0 {
+				best = min(best, ms)
+			}
+		}
+		a, b := RowMajor, RowMajor
+		if p.Layout[0] == 't' {
+			a = ColMajor
+		}
+		if p.Layout[1] == 't' {
+			b = ColMajor
+		}
+		kern, c, err := e.chooseFor(132, F32, F32, a, b, p.M, p.N, p.K)
+		require.NoError(t, err)
+		require.Equal(t, Heuristic, c.Source)
+		ratio := math.Inf(1)
+		if ms, ok := p.Ms[kern.Name]; ok && ms > 0 {
+			ratio = ms / best
+		}
+		set := fmt.Sprintf("%s grid=%v", p.Layout, p.Grid)
+		if scores[set] == nil {
+			scores[set] = &dispatchScore{}
+		}
+		scores[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", p.M, p.N, p.K, kern.Name))
+		if ratio > 1.05 {
+			over++
+		}
+	}
+	sets := make([]string, 0, len(scores))
+	for set := range scores {
+		sets = append(sets, set)
+	}
+	slices.Sort(sets)
+	require.Len(t, sets, 8)
+	// The worst: 1.599x (nn 1866x1657x272: the 128x128 tile splitting to
+	// fill the GPU, where it ran fastest packed), 90 of 212 over 5%.
+	const maxWorst, maxOver = 1.61, 90
+	for _, set := range sets {
+		s := scores[set]
+		t.Logf("%s: rule worst %.3fx at %s, %d of %d over 5%%", set, s.worst, s.at, s.over, s.n)
+		assert.LessOrEqual(t, s.worst, maxWorst, "%s", set)
+	}
+	assert.LessOrEqual(t, over, maxOver, "picks over 5%% of the fastest")
+}

@@ -733,17 +733,26 @@ func sameTiling(x, y kernels.GEMM) bool {
 // latter case only tilings whose splits each keep at least 256 of K, so that
 // the partial sums stay small next to the FMAs. Of those, the one whose
 // blocks x splits reach the multiprocessors with the least work to reduce,
-// else the one with the most; it is taken if it runs more blocks. Packing
-// instances (Pack) are left to a measured table: whether the transposes pay
-// depends on the GPU and the shape (on an H100, from about 3072^3); so are
-// instances whose split count fills the GPU (SplitFill).
+// else the one with the most; it is taken if it runs more blocks. Before
+// that, where the plain tiling leaves the GPU short of two blocks per
+// multiprocessor, an instance whose launches choose their own split count
+// (SplitFill, the first in ranking order) runs instead if its tiling has at
+// least minFillTiles tiles: it splits as the GPU at hand needs
+// (kgen::fill_splits counts its multiprocessors and the blocks each holds)
+// and not at all where that does not pay. Packing instances (Pack) are left
+// to a measured table: whether the transposes pay depends on the GPU and
+// the shape (on an H100, from about 3072^3).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
 	work := func(t kernels.GEMM) int { return blocks(t) * splits(t) }
-	var plain, split []kernels.GEMM
+	var plain, split, fill []kernels.GEMM
 	for _, c := range cands {
-		if c.Tiling.Pack || c.Tiling.SplitFill {
+		switch {
+		case c.Tiling.Pack:
+			continue
+		case c.Tiling.SplitFill:
+			fill = append(fill, c)
 			continue
 		}
 		if c.Tiling.SplitK > 1 {
@@ -751,6 +760,9 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 		} else {
 			plain = append(plain, c)
 		}
+	}
+	if len(plain)+len(split) == 0 { // only packing or fill instances: the first ranked
+		return cands[0]
 	}
 	if len(plain) == 0 { // only split-K instances: rank them like the others
 		plain, split = split, nil
@@ -764,6 +776,9 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 		if blocks(c) > blocks(best) {
 			best = c
 		}
+	}
+	if len(fill) > 0 && blocks(best) < 2*sms && blocks(fill[0]) >= minFillTiles {
+		return fill[0]
 	}
 	long := k >= 16*min(m, n)
 	thin := blocks(best)*best.Threads < 6*32*sms
@@ -806,6 +821,13 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 // splits for occupancy rather than for a long K.
 const minSplitDepth = 256
 
+// minFillTiles is the fewest C tiles for which pickTiling takes an
+// instance that splits to fill the GPU: on fewer, a smaller tile in many
+// splits runs more blocks (on an H100, 64x64x65536 ran 11-13x faster in
+// 128 splits of 64x64 than in 32 of 128x128; at 4 tiles, 256x256x4096, the
+// 128x128 tile in 32 splits ran 1.7-1.9x faster than 64x64 in 128).
+const minFillTiles = 4
+
 // ranking orders tilings by the standalone harness on an H100 (kernels/
 // README.md, "sgemm tilings"): the cp.async 128x256x16 tile was fastest at
 // n >= 2048, then 128x128x16 (with lanes by column, 2-4% faster than by row
@@ -822,6 +844,11 @@ var ranking = []string{
 	"_b64x64x8_w32x32_t4x8_s4_o4",
 	"_b128x128x8_w32x64_t8x8_s4_o2_k4_lc",
 	"_b128x128x16_w32x64_t8x8_s2",
+	// Splits that fill the GPU, ranked among themselves (pickTiling takes
+	// the first): the 128x128 tile in rows_zigzag. Replayed on the H100's
+	// session 22 tune it left 90 of 212 shapes over 5% of the fastest, the
+	// quads_zigzag one 110 (SGEMM's rule: TestSGEMMRuleOnMeasuredTimes).
+	"_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz",
 	// fp16 (hgemm), from the H100 bench of 2026-11-23 (bench/results/
 	// h100-2026-11-23-final.md): at n >= 2048 the 256x128 and 128x256 tiles
 	// at one block per SM beat 128x128 by 2-7% in every layout (the table

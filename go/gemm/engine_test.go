@@ -44,10 +44,17 @@ func TestPickTilingSplitK(t *testing.T) {
 		"128 blocks of 8 warps: neither K long nor the SMs thin")
 	assert.Equal(t, "k4", pickTiling(cands, 1, 1, 24, 132).Name, "3 k tiles cap both at 3 splits: ranking order")
 	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{k128}, 4096, 4096, 4096, 132).Name, "a lone split-K candidate (a named instance) is taken")
-	fill := tile("fill", 64, 64, 256, 128)
+	fill := tile("fill", 128, 128, 32, 256)
 	fill.Tiling.SplitFill = true
-	assert.Equal(t, "k128", pickTiling([]kernels.GEMM{fill, plain, k4, k128}, 64, 64, 65536, 132).Name,
-		"splits that fill the GPU are left to a measured table")
+	withFill := []kernels.GEMM{plain, k4, k128, fill}
+	assert.Equal(t, "k128", pickTiling(withFill, 64, 64, 65536, 132).Name,
+		"one tile: too few for the splits that fill the GPU")
+	assert.Equal(t, "fill", pickTiling(withFill, 256, 256, 4096, 132).Name,
+		"4 tiles, 8 plain blocks: the splits that fill the GPU")
+	assert.Equal(t, "fill", pickTiling(withFill, 1024, 1024, 1024, 132).Name, "128 plain blocks are under 2 per SM")
+	assert.Equal(t, "plain", pickTiling(withFill, 4096, 4096, 4096, 132).Name, "2048 plain blocks fill the SMs")
+	assert.Equal(t, "fill", pickTiling([]kernels.GEMM{fill}, 4096, 4096, 4096, 132).Name,
+		"a lone fill candidate (a named instance) is taken")
 }
 
 // TestWorkspaceBytesOfFillSplits: an instance whose launches choose their
