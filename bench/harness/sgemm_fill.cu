@@ -103,21 +103,11 @@ int main() {
                           {1536, 1536, 1536}, {2048, 2048, 2048}};
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
-    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
-    const size_t bytes = (ea + eb + ec) * 4;
-    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
+    const size_t ec = static_cast<size_t>(M) * N;
+    const OperandSets ops(M, N, K);
+    const auto &A = ops.A, &B = ops.B, &C = ops.C;
+    const int sets = ops.size();
     const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
-    std::vector<float*> A(sets), B(sets), C(sets);
-    std::vector<float> hv(std::max(ea, eb) + 7);
-    srand(3);
-    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
-    for (int s = 0; s < sets; ++s) {
-      CK(cudaMalloc(&A[s], ea * 4));
-      CK(cudaMalloc(&B[s], eb * 4));
-      CK(cudaMalloc(&C[s], ec * 4));
-      CK(cudaMemcpy(A[s], hv.data(), ea * 4, cudaMemcpyHostToDevice));
-      CK(cudaMemcpy(B[s], hv.data() + (s % 7), eb * 4, cudaMemcpyHostToDevice));
-    }
     float *Cr, *ws;
     CK(cudaMalloc(&Cr, ec * 4));
     CK(cudaMalloc(&ws, kgen::workspace_bytes<Split>(M, N, K) + 256));
@@ -159,11 +149,6 @@ int main() {
              t.graph[c], t.events[0] / t.events[c], rd[c]);
     }
     fflush(stdout);
-    for (int s = 0; s < sets; ++s) {
-      cudaFree(A[s]);
-      cudaFree(B[s]);
-      cudaFree(C[s]);
-    }
     cudaFree(Cr);
     cudaFree(ws);
   }

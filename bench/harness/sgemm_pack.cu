@@ -183,20 +183,10 @@ int main(int argc, char** argv) {
     if ((depths || serial) && !(M == N && N == K && M != 3072 && M != 1024)) continue;
     if ((overlap || quarter) && !(M == N && N == K && M != 3072)) continue;
     if (!depths && !serial && !overlap && !quarter && M == 1024) continue;
-    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
-    const size_t bytes = (ea + eb + ec) * 4;
-    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / bytes + 1));
-    std::vector<float*> A(sets), B(sets), C(sets);
-    std::vector<float> hv(std::max(ea, eb) + 7);
-    srand(3);
-    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
-    for (int s = 0; s < sets; ++s) {
-      CK(cudaMalloc(&A[s], ea * 4));
-      CK(cudaMalloc(&B[s], eb * 4));
-      CK(cudaMalloc(&C[s], ec * 4));
-      CK(cudaMemcpy(A[s], hv.data(), ea * 4, cudaMemcpyHostToDevice));
-      CK(cudaMemcpy(B[s], hv.data() + (s % 7), eb * 4, cudaMemcpyHostToDevice));
-    }
+    const size_t ea = static_cast<size_t>(M) * K, ec = static_cast<size_t>(M) * N;
+    const OperandSets ops(M, N, K);
+    const auto &A = ops.A, &B = ops.B, &C = ops.C;
+    const int sets = ops.size();
     float *Cr, *At, *Bt;
     const int64_t ldat = round_up(M, 32), ldbt = round_up(N, 32);
     CK(cudaMalloc(&Cr, ec * 4));
@@ -348,11 +338,6 @@ int main(int argc, char** argv) {
                cands[c].name.c_str(), flop / t.events[c] / 1e9, tc / t.events[c], t.graph[0] / t.graph[c], md[c]);
       }
       fflush(stdout);
-    }
-    for (int s = 0; s < sets; ++s) {
-      cudaFree(A[s]);
-      cudaFree(B[s]);
-      cudaFree(C[s]);
     }
     cudaFree(Cr);
     cudaFree(At);

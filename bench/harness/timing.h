@@ -1,4 +1,5 @@
-// Shared by the harnesses (bench/harness/*.cu): the CUDA error check, the median, and interleaved timing of
+// Shared by the harnesses (bench/harness/*.cu): the CUDA error check, operand sets rotated past the L2, the median,
+// and interleaved timing of
 // candidates, as back-to-back launches between one pair of events and as a CUDA graph of the same launches.
 #pragma once
 
@@ -17,6 +18,34 @@
       exit(1);                                                     \
     }                                                              \
   } while (0)
+
+// OperandSets are the operands of an M x N x K fp32 GEMM, random in [-1, 1] (B shifted by s % 7 elements in set s),
+// in as many sets as hold more than 256 MiB (at least 2), so that launches cycling through them read their operands
+// past the 50 MB L2. C is allocated, not set.
+struct OperandSets {
+  std::vector<float*> A, B, C;
+  OperandSets(int M, int N, int K) {
+    const size_t ea = static_cast<size_t>(M) * K, eb = static_cast<size_t>(K) * N, ec = static_cast<size_t>(M) * N;
+    const int sets = static_cast<int>(std::max<size_t>(2, (256u << 20) / ((ea + eb + ec) * 4) + 1));
+    std::vector<float> hv(std::max(ea, eb) + 7);
+    srand(3);
+    for (auto& x : hv) x = rand() / static_cast<float>(RAND_MAX) * 2.f - 1.f;
+    A.resize(sets), B.resize(sets), C.resize(sets);
+    for (int s = 0; s < sets; ++s) {
+      CK(cudaMalloc(&A[s], ea * 4));
+      CK(cudaMalloc(&B[s], eb * 4));
+      CK(cudaMalloc(&C[s], ec * 4));
+      CK(cudaMemcpy(A[s], hv.data(), ea * 4, cudaMemcpyHostToDevice));
+      CK(cudaMemcpy(B[s], hv.data() + (s % 7), eb * 4, cudaMemcpyHostToDevice));
+    }
+  }
+  ~OperandSets() {
+    for (size_t s = 0; s < A.size(); ++s) cudaFree(A[s]), cudaFree(B[s]), cudaFree(C[s]);
+  }
+  OperandSets(const OperandSets&) = delete;
+  OperandSets& operator=(const OperandSets&) = delete;
+  int size() const { return static_cast<int>(A.size()); }
+};
 
 inline float median(std::vector<float> v) {
   std::sort(v.begin(), v.end());

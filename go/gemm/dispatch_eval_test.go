@@ -96,29 +96,11 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 	require.NoError(t, err)
 	rule, tabled, loo := map[string]*dispatchScore{}, map[string]*dispatchScore{}, map[string]*dispatchScore{}
 	score := func(scores map[string]*dispatchScore, set string, e *Engine, k shapeKey, ms map[string]float64) {
-		best := math.Inf(1)
-		for _, t := range ms {
-			if t > 0 {
-				best = min(best, t)
-			}
-		}
-		a, b := RowMajor, RowMajor
-		if k.layout[0] == 't' {
-			a = ColMajor
-		}
-		if k.layout[1] == 't' {
-			b = ColMajor
-		}
-		kern, _, err := e.chooseFor(132, F16, F32, a, b, k.m, k.n, k.k)
-		require.NoError(t, err)
+		ratio, name, _ := pickRatio(t, e, F16, k.layout, k.m, k.n, k.k, ms)
 		if scores[set] == nil {
 			scores[set] = &dispatchScore{}
 		}
-		ratio := math.Inf(1)
-		if t, ok := ms[kern.Name]; ok && t > 0 {
-			ratio = t / best
-		}
-		scores[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", k.m, k.n, k.k, kern.Name))
+		scores[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", k.m, k.n, k.k, name))
 	}
 	for k, ms := range times {
 		set := fmt.Sprintf("%s grid=%v", k.layout, k.grid)
@@ -163,6 +145,32 @@ func TestHGEMMTableBeatsTheRule(t *testing.T) {
 		assert.LessOrEqual(t, l.worst, maxLOO, "%s: leave-one-out", layout)
 		assert.LessOrEqual(t, l.over, maxOverLOO, "%s: leave-one-out picks over 5%%", layout)
 	}
+}
+
+// pickRatio is the time at ms of the instance e chooses for dt (fp32
+// accumulation) in layout on an H100's 132 SMs over the fastest there
+// (+Inf where it was not measured), that instance, and who chose it.
+func pickRatio(t *testing.T, e *Engine, dt DType, layout string, m, n, k int, ms map[string]float64) (float64, string, Source) {
+	t.Helper()
+	best := math.Inf(1)
+	for _, v := range ms {
+		if v > 0 {
+			best = min(best, v)
+		}
+	}
+	order := func(c byte) Order {
+		if c == 't' {
+			return ColMajor
+		}
+		return RowMajor
+	}
+	kern, c, err := e.chooseFor(132, dt, F32, order(layout[0]), order(layout[1]), m, n, k)
+	require.NoError(t, err)
+	ratio := math.Inf(1)
+	if v, ok := ms[kern.Name]; ok && v > 0 {
+		ratio = v / best
+	}
+	return ratio, kern.Name, c.Source
 }
 
 // tableOf is the table bench -tune writes from the grid shapes of pts, less
@@ -214,31 +222,13 @@ func TestSGEMMRuleOnMeasuredTimes(t *testing.T) {
 		if p.Family != "sgemm" {
 			continue
 		}
-		best := math.Inf(1)
-		for _, ms := range p.Ms {
-			if ms > 0 {
-				best = min(best, ms)
-			}
-		}
-		a, b := RowMajor, RowMajor
-		if p.Layout[0] == 't' {
-			a = ColMajor
-		}
-		if p.Layout[1] == 't' {
-			b = ColMajor
-		}
-		kern, c, err := e.chooseFor(132, F32, F32, a, b, p.M, p.N, p.K)
-		require.NoError(t, err)
-		require.Equal(t, Heuristic, c.Source)
-		ratio := math.Inf(1)
-		if ms, ok := p.Ms[kern.Name]; ok && ms > 0 {
-			ratio = ms / best
-		}
+		ratio, name, source := pickRatio(t, e, F32, p.Layout, p.M, p.N, p.K, p.Ms)
+		require.Equal(t, Heuristic, source)
 		set := fmt.Sprintf("%s grid=%v", p.Layout, p.Grid)
 		if scores[set] == nil {
 			scores[set] = &dispatchScore{}
 		}
-		scores[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", p.M, p.N, p.K, kern.Name))
+		scores[set].add(ratio, fmt.Sprintf("%dx%dx%d %s", p.M, p.N, p.K, name))
 		if ratio > 1.05 {
 			over++
 		}
