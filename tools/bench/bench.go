@@ -402,6 +402,14 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	jobs := []job{{label: "engine(" + pick + ")", engine: true, run: func(s *cuda.Stream, x operandSet) error {
 		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
 	}}}
+	if b.cfg.rule && choice.Source == gemm.Table && choice.Heuristic != choice.Name {
+		// What the engine runs on a GPU without a table: what the table
+		// buys here.
+		jobs = append(jobs, job{label: "rule(" + choice.Heuristic + ")", engine: true,
+			run: func(s *cuda.Stream, x operandSet) error {
+				return b.eng.GEMMWith(fam.dt, choice.Heuristic, s, 1, x.a, x.b, 0, x.c)
+			}})
+	}
 	if fam.acc16 != nil {
 		if c16, err := b.eng.PickAcc(fam.dt, gemm.F16, order[0], order[1], sh.M, sh.N, sh.K); err == nil {
 			jobs = append(jobs, job{label: "engine_acc16(" + c16.Name + ")", engine: true, acc16: true,

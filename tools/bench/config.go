@@ -37,6 +37,7 @@ type config struct {
 	noiseMin   float64 // percent
 	progress   bool
 	noProgress bool
+	rule       bool // also time the rule's pick where the table chose another
 }
 
 // parseArgs reads the bench's flags from args into fs (main passes
@@ -64,6 +65,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	fs.Float64Var(&c.noiseMin, "noise-min", 3, "-compare: ... and by more than this many percent")
 	fs.BoolVar(&c.progress, "progress", false, "print a progress line on stderr even when it is not a terminal")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never print the progress line")
+	fs.BoolVar(&c.rule, "rule", false, "GEMM: also time the instance the engine's rule picks (what it runs on a GPU without a table) where the table picked another")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -45,6 +45,7 @@
 //	      [-iters 20] [-warmup 3] [-min-span-ms 1]
 //	      [-filter RE] [-json out.json] [-csv out.csv] [-svg out.svg]
 //	      [-compare old.json [-noise-k 3] [-noise-min 3]] [-progress | -no-progress]
+//	      [-rule]
 //
 // -sizes are square shapes (M = N = K = n), -shapes MxNxK ones, run after
 // them; both apply to sgemm and hgemm. -json writes every row (with its
@@ -53,8 +54,11 @@
 // prints every row's ratio to the same row there; a row is a REGRESSION when
 // it is slower by more than -noise-k times the larger noise of the two rows
 // and by more than -noise-min percent, and any regression makes the exit
-// status 1 (after all output is written). Without a GPU the bench prints
-// one line saying so and exits with status 1.
+// status 1 (after all output is written). -rule adds, where the engine's
+// table picked a GEMM instance that its rule would not have, a row
+// rule(<instance>) for the rule's pick: what the engine runs on a GPU without
+// a table, and so what the table buys on this one. Without a GPU the bench
+// prints one line saying so and exits with status 1.
 //
 // With -tune it measures the GEMM families over a grid of shapes instead and
 // writes this GPU's dispatch table (tune.go).

@@ -83,13 +83,15 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	assert.Equal(t, []shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}}, cfg.shapes)
 	assert.Len(t, cfg.layouts, 4)
 	assert.Equal(t, 4096, cfg.ladderN, "the ladder runs at 4096^3 by default")
+	assert.False(t, cfg.rule, "the rule's picks are timed only when asked for")
 	for _, f := range families {
 		assert.True(t, cfg.families[f], f)
 	}
 
 	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError),
-		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm"})
+		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm", "-rule"})
 	require.NoError(t, err)
+	assert.True(t, cfg.rule)
 	assert.Equal(t, []shape{{35, 35, 35}, {4096, 4096, 4096}, {8192, 128, 8192}}, cfg.shapes)
 	assert.Equal(t, [][2]gemm.Order{{gemm.ColMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.RowMajor}}, cfg.layouts)
 	assert.Equal(t, map[string]bool{"hgemm": true}, cfg.families)
