@@ -205,8 +205,8 @@ const (
 	// SplitsFixed: split_k blocks (fewer only where there are fewer k
 	// tiles or the workspace bound holds fewer partial C's; the default).
 	SplitsFixed SplitCount = iota
-	// SplitsFill: at most that many, as many as fill the GPU's resident
-	// blocks best (kgen::fill_splits; internal/tuning's FillSplits is its
+	// SplitsFill: 1 to that many, the fewest whose busiest multiprocessor
+	// finishes first (kgen::fill_splits; internal/tuning's FillSplits is its
 	// copy for the timing model). The workspace is sized for the most.
 	SplitsFill
 )

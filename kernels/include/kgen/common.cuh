@@ -113,22 +113,15 @@ inline bool early_pays(void (*kernel)(P...), int threads, size_t smem) {
   return cudaGetDevice(&device) == cudaSuccess && blocks_per_sm<Key>(device, kernel, threads, smem) == 1;
 }
 
-// resident_blocks is how many blocks of kernel the current device holds at
-// once (blocks_per_sm x its multiprocessors); 0 when a query fails.
-template <class Key, class... P>
-inline int64_t resident_blocks(void (*kernel)(P...), int threads, size_t smem) {
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) return 0;
-  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
-  return per_sm > 0 && sms > 0 ? static_cast<int64_t>(per_sm) * sms : 0;
-}
-
 // one_wave reports whether `blocks` blocks of kernel all fit the current
-// device at once (resident_blocks); false when a query fails.
+// device at once (blocks_per_sm x its multiprocessors); false when either
+// query fails.
 template <class Key, class... P>
 inline bool one_wave(void (*kernel)(P...), int threads, size_t smem, int64_t blocks) {
-  const int64_t resident = resident_blocks<Key>(kernel, threads, smem);
-  return resident > 0 && blocks <= resident;
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return false;
+  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
+  return per_sm > 0 && sms > 0 && blocks <= static_cast<int64_t>(per_sm) * sms;
 }
 
 // arch_number reads the digits of an arch name: "sm90" is 90.
