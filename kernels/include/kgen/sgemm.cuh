@@ -137,6 +137,41 @@ struct TileLoader {
 __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
+
+// mbarriers in shared memory (experiment): init with the arrivals a phase
+// takes; an arrival; the calling thread's cp.async copies so far counted as
+// one arrival when they land; a wait for the phase of the given parity to
+// complete.
+__device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_inval(uint32_t bar) {
+  asm volatile("mbarrier.inval.shared.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint32_t bar) {
+  asm volatile("{\n .reg .b64 st;\n mbarrier.arrive.shared.b64 st, [%0];\n}\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive_on_copies(uint32_t bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(bar) : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint32_t bar, uint32_t parity) {
+  uint32_t done;
+  do {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+#else
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+#endif
+  } while (!done);
+}
 __device__ __forceinline__ void cp_async16(uint32_t dst, const void* src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src) : "memory");
 }
@@ -294,6 +329,9 @@ struct Config {
   // (multiply_tile): 0 row by row; 1 row by row, odd rows reversed; 2 4x4
   // quadrants, each like 1.
   static constexpr int kFmaOrder = FMA_ORDER_;
+  // The cp.async ring's synchronisation (mainloop_async): 0 one barrier a
+  // k tile; 1, 2 mbarriers (experiment).
+  static constexpr int kRing = 0;
   static constexpr int kGroupsM = TM / 4;  // a thread's float4 groups along M
   static constexpr int kGroupsN = TN / 4;
   static constexpr int kGroupStrideM = WM / kGroupsM;  // distance between them
@@ -536,6 +574,55 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       LB::copy_checked(op_b, n0, k0, N, Kd, smem_b + slot * K::kStageB, tid);
     }
   };
+  if constexpr (K::kRing != 0 && PATH == kVectors) {
+    // The ring through mbarriers (experiment): full[s] completes when every
+    // thread's copies into slot s have landed, empty[s] when every thread
+    // has read it. kRing 1 refills the slot of tile t - 1 after multiplying
+    // tile t (warps drift up to a tile apart; S - 2 tiles in flight), kRing
+    // 2 before (the barrier's order).
+    __shared__ uint64_t bars[2 * S];
+    const uint32_t full = smem_addr(bars), empty = full + 8 * S;
+    if (tid == 0) {
+#pragma unroll
+      for (int s = 0; s < 2 * S; ++s) mbar_init(full + 8 * s, K::kThreads);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 0; s < S - 1; ++s) {
+      if (s < n) {
+        issue(s, s);
+        mbar_arrive_on_copies(full + 8 * s);
+      }
+    }
+    int slot = 0;
+    uint32_t phase = 0;
+#pragma unroll 1
+    for (int t = 0; t < n; ++t) {
+      const int refill = slot == 0 ? S - 1 : slot - 1;  // tile t - 1's slot, tile t + S - 1's
+      const uint32_t refill_phase = slot == 0 ? phase ^ 1 : phase;
+      mbar_wait(full + 8 * slot, phase);
+      if (K::kRing == 2 && t + S - 1 < n) {
+        if (t > 0) mbar_wait(empty + 8 * refill, refill_phase);
+        issue(t + S - 1, refill);
+        mbar_arrive_on_copies(full + 8 * refill);
+      }
+      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc);
+      mbar_arrive(empty + 8 * slot);
+      if (K::kRing == 1 && t + S - 1 < n) {
+        if (t > 0) mbar_wait(empty + 8 * refill, refill_phase);
+        issue(t + S - 1, refill);
+        mbar_arrive_on_copies(full + 8 * refill);
+      }
+      if (++slot == S) slot = 0, phase ^= 1;
+    }
+    __syncthreads();
+    if (tid == 0) {
+#pragma unroll
+      for (int s = 0; s < 2 * S; ++s) mbar_inval(full + 8 * s);
+    }
+    __syncthreads();
+    return;
+  }
 #pragma unroll
   for (int s = 0; s < S - 1; ++s) {
     if (s < n) issue(s, s);
