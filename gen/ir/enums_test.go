@@ -188,13 +188,24 @@ func checkChoices[T comparable](t *testing.T, what string, all []T, def T, table
 
 func TestChoiceTables(t *testing.T) {
 	lanes := checkChoices(t, "lane map", AllLaneMaps, LanesByRow, LaneMaps, ParseLaneMap)
-	for suffix, o := range checkChoices(t, "FFMA order", AllFMAOrders, FMAByRow, FMAOrders, ParseFMAOrder) {
+	orders := checkChoices(t, "FFMA order", AllFMAOrders, FMAByRow, FMAOrders, ParseFMAOrder)
+	for suffix, o := range orders {
 		if m, dup := lanes[suffix]; dup && suffix != "" {
 			t.Errorf("FFMA order %v and lane map %v share the name suffix %q", o, m, suffix)
 		}
 	}
 	// The split reduction's suffix follows the split count ("_k2c"), so it
 	// needs no letters of its own beside the others'.
+	// The ring's synchronisation follows the FFMA order ("_fz_mb"): its
+	// suffix must be neither a lane map's nor an order's.
+	for suffix, y := range checkChoices(t, "ring synchronisation", AllSyncs, SyncBarrier, Syncs, ParseSync) {
+		if m, dup := lanes[suffix]; dup && suffix != "" {
+			t.Errorf("ring synchronisation %v and lane map %v share the name suffix %q", y, m, suffix)
+		}
+		if o, dup := orders[suffix]; dup && suffix != "" {
+			t.Errorf("ring synchronisation %v and FFMA order %v share the name suffix %q", y, o, suffix)
+		}
+	}
 	reduces := checkChoices(t, "split reduction", AllSplitReduces, SplitInWorkspace, SplitReduces, ParseSplitReduce)
 	// So does the split count's ("_k16f"): it must not be read as a
 	// reduction's.
@@ -222,6 +233,16 @@ func TestChoiceTables(t *testing.T) {
 		t.Errorf("InstanceName = %q, want %q (FillSplits %v)", got, want, p.FillSplits())
 	}
 	p.SplitCount = SplitsFixed
+	// The mbarrier ring follows the FFMA order; with 2 stages (no cp.async
+	// ring) the template has none to synchronise.
+	p.SplitK, p.SplitReduce, p.FMAOrder, p.Sync = 1, SplitInWorkspace, FMAByRowZigzag, SyncMbarrier
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb"; got != want || !p.Mbarriers() {
+		t.Errorf("InstanceName = %q, want %q (Mbarriers %v)", got, want, p.Mbarriers())
+	}
+	if q := *p; func() bool { q.Stages = 2; return q.Mbarriers() }() {
+		t.Error("Mbarriers with 2 stages: the register pipeline has no ring")
+	}
+	p.Sync = SyncBarrier
 	// Packing ends the name, after every other choice.
 	p.SplitK, p.SplitReduce, p.FMAOrder, p.Pack = 1, SplitInWorkspace, FMAByRowZigzag, true
 	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk"; got != want {

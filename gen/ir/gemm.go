@@ -24,6 +24,7 @@ type GemmParams struct {
 	MMA         bool        // tensor cores (mma.sync m16n8k16): no thread tile, no vectors
 	LaneMap     LaneMap     // lanes on the warp's thread grid (CUDA cores only)
 	FMAOrder    FMAOrder    // order of a k step's FFMAs over the thread tile (CUDA cores only)
+	Sync        Sync        // how the cp.async ring's copies and reads meet (CUDA cores only)
 	// Pack: the k-contiguous operands (A row-major, B column-major) are
 	// transposed into the workspace first and the kernel of A column-major
 	// and B row-major multiplies the copies (kgen::sgemm::launch_packed;
@@ -41,7 +42,8 @@ func (*GemmParams) Op() Op { return GEMM }
 
 // NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4",
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc",
-// "nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz" or
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz",
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb" or
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
@@ -80,6 +82,7 @@ func (p *GemmParams) NameTail(t Types) string {
 	}
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
+	b.WriteString(Syncs[p.Sync].Suffix)
 	if p.Pack {
 		b.WriteString(PackSuffix)
 	}
@@ -236,3 +239,38 @@ func (p *GemmParams) FillSplits() bool { return p.SplitCount == SplitsFill && p.
 // archs of ClusterMinCC and later: a cluster reduction of more than one
 // split (the template's CLUSTER argument).
 func (p *GemmParams) ClusterReduce() bool { return p.SplitReduce == SplitInCluster && p.SplitK > 1 }
+
+// Sync is how an sgemm kernel's cp.async ring (stages 3 to 5) tells a warp
+// that a tile's copies have landed and that a slot may be refilled.
+type Sync int
+
+const (
+	// SyncBarrier: one __syncthreads a k tile, after each thread waits for
+	// its own copies (the default).
+	SyncBarrier Sync = iota
+	// SyncMbarrier: a pair of mbarriers per slot, one completed by the
+	// copies, one by the reads; a thread refills a slot after its
+	// multiply-adds of the next tile, so the warps of a block drift up to a
+	// tile apart (Config's RING). Lowered for the layouts with a
+	// k-contiguous operand only (spec.LayoutPair.KContiguous), where it won
+	// on an H100; tn keeps the barrier.
+	SyncMbarrier
+)
+
+// Syncs is the table of every ring synchronisation.
+var Syncs = map[Sync]Choice{
+	SyncBarrier:  {Name: "barrier", Suffix: ""},
+	SyncMbarrier: {Name: "mbarrier", Suffix: "_mb"},
+}
+
+// AllSyncs lists the ring synchronisations in declaration order.
+var AllSyncs = []Sync{SyncBarrier, SyncMbarrier}
+
+func (y Sync) String() string { return Syncs[y].Name }
+
+// ParseSync maps a spec spelling to a ring synchronisation.
+func ParseSync(s string) (Sync, bool) { return lookup(AllSyncs, s, Sync.String) }
+
+// Mbarriers reports whether p's cp.async ring synchronises through
+// mbarriers (the template's RING argument).
+func (p *GemmParams) Mbarriers() bool { return p.Sync == SyncMbarrier && p.Stages >= 3 }

@@ -73,9 +73,14 @@ func TestLowerRealSpec(t *testing.T) {
 				if f.Op != ir.GEMM {
 					break
 				}
+				// Only layouts with a k-contiguous operand synchronise
+				// through mbarriers (TestLowerSync).
+				if !p.KContiguous() {
+					tl.Sync = ir.SyncBarrier
+				}
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
 					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, SplitReduce: tl.SplitReduce,
-					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Pack: tl.Pack, Ladder: tl.Ladder})
+					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Sync: tl.Sync, Pack: tl.Pack, Ladder: tl.Ladder})
 				if tl.Pack && p.A == ir.ColMajor && p.B == ir.RowMajor {
 					// Layout tn has nothing to pack: no instance.
 					if _, ok := byName[name]; ok {
@@ -343,6 +348,62 @@ func TestLowerClusterReduce(t *testing.T) {
 		}
 		if in.SharedBytes != c.smem {
 			t.Errorf("archs %s: SharedBytes = %d, want %d", c.archs, in.SharedBytes, c.smem)
+		}
+	}
+}
+
+const syncSrc = `version: 1
+targets:
+  - arch: sm_90
+families:
+  - name: sgemm
+    op: gemm
+    types: {a: f32, b: f32, c: f32, acc: f32}
+    layouts: [nn, nt, tn, tt]
+    archs: [sm_90]
+    tilings:
+      - block: [128, 128, 16]
+        warp: [32, 64]
+        thread: [8, 8]
+        stages: 3
+        vector: {global: 4, shared: 4}
+        lanes: columns
+        sync: mbarrier
+`
+
+// TestLowerSync checks a tiling whose ring synchronises through mbarriers:
+// the layouts with a k-contiguous operand (nn, nt, tt) get it, in their
+// parameters, names (_mb) and shared memory (the ring, 3 x 16 x (132 + 132)
+// floats = 50688 bytes, and 2 x 3 mbarriers of 8 bytes); tn keeps the
+// barrier, the plain name and the ring alone.
+func TestLowerSync(t *testing.T) {
+	m, err := Lower(parse(t, "k.yaml", []byte(syncSrc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		sync ir.Sync
+		smem int
+	}{
+		"sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb": {ir.SyncMbarrier, 50688 + 48},
+		"sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb": {ir.SyncMbarrier, 50688 + 48},
+		"sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc":    {ir.SyncBarrier, 50688},
+		"sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb": {ir.SyncMbarrier, 50688 + 48},
+	}
+	if len(m.Instances) != len(want) {
+		t.Fatalf("got %d instances, want %d", len(m.Instances), len(want))
+	}
+	for _, in := range m.Instances {
+		w, ok := want[in.Name]
+		if !ok {
+			t.Errorf("unexpected instance %s", in.Name)
+			continue
+		}
+		if p := in.Gemm(); p == nil || p.Sync != w.sync || p.Mbarriers() != (w.sync == ir.SyncMbarrier) {
+			t.Errorf("%s: params %+v, want sync %v", in.Name, in.Params, w.sync)
+		}
+		if in.SharedBytes != w.smem {
+			t.Errorf("%s: SharedBytes = %d, want %d", in.Name, in.SharedBytes, w.smem)
 		}
 	}
 }

@@ -82,6 +82,7 @@ type Tiling struct {
 	MMA                 bool           // an f16 tensor-core tiling: Thread and Vec* unused
 	LaneMap             ir.LaneMap     // key lanes: a warp's lanes on its thread grid (f32 only)
 	FMAOrder            ir.FMAOrder    // key fma: order of a k step's multiply-adds (f32 only)
+	Sync                ir.Sync        // key sync: how the cp.async ring synchronises (f32 only)
 	Pack                bool           // key pack: k-contiguous operands transposed first (f32 only)
 	// Ladder is the seed article's step of a ladder tiling (key ladder):
 	// Block and, from blocktile1d on, Thread only; LadderNone otherwise.

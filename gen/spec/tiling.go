@@ -51,10 +51,14 @@ func (t Tiling) SharedBytesOn(a ir.ArchInfo) int {
 
 // RingBytes is the shared memory of the f32 kernel's main loop: Stages copies
 // of the A and B block tiles, each padded by 4 floats against bank
-// conflicts; static with 2 stages (through registers), dynamic with 3 to 5
-// (cp.async).
+// conflicts, and with sync mbarrier two 8-byte mbarriers per stage; static
+// with 2 stages (through registers), dynamic with 3 to 5 (cp.async).
 func (t Tiling) RingBytes() int {
-	return t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
+	bytes := t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
+	if t.Sync == ir.SyncMbarrier && t.Stages >= 3 {
+		bytes += 2 * t.Stages * 8
+	}
+	return bytes
 }
 
 // ClusterTileBytes is the partial C tile that a block whose splits sum in a
@@ -123,6 +127,10 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 	if t.Pack && (t.Stages == 2 || t.VecGlobal != 4) {
 		errorf("pack needs stages 3 to 5 and vector global 4: the packed operands are copied 16 bytes at a time by cp.async; stages is %d, vector global %d",
 			t.Stages, t.VecGlobal)
+	}
+	if t.Sync == ir.SyncMbarrier && (t.Stages == 2 || t.Pack) {
+		errorf("sync mbarrier synchronises the cp.async ring, which a packing tiling's kernel (layout tn's) and stages 2 do not have mbarriers in: it needs stages 3 to 5 and no pack; stages is %d, pack %v",
+			t.Stages, t.Pack)
 	}
 	if t.VecGlobal != 1 && t.VecGlobal != 4 {
 		errorf("vector global (%d) must be 1 or 4", t.VecGlobal)

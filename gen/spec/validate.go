@@ -108,6 +108,9 @@ func checkFamily(c *collector, f *Family, i int, targets map[ir.Arch]int, names 
 				if t.Pack && !slices.ContainsFunc(f.Layouts, LayoutPair.KContiguous) {
 					c.errorf(t.Line, "%s tiling %d: pack transposes k-contiguous operands (A row-major, B column-major), and the family's layouts have none; remove pack or add layout nn, nt or tt", what, j+1)
 				}
+				if t.Sync == ir.SyncMbarrier && !slices.ContainsFunc(f.Layouts, LayoutPair.KContiguous) {
+					c.errorf(t.Line, "%s tiling %d: sync mbarrier applies to the layouts with a k-contiguous operand (A row-major, B column-major), and the family's layouts have none (tn keeps the barrier); remove sync or add layout nn, nt or tt", what, j+1)
+				}
 			}
 		}
 	}

@@ -715,11 +715,14 @@ func (e *Engine) twin(name string, userA, userB, a, b Order) string {
 	return name
 }
 
-// sameTiling reports whether x and y differ at most in name and layouts.
+// sameTiling reports whether x and y differ at most in name, layouts and
+// what the layouts decide of a tiling: whether its ring synchronises
+// through mbarriers (only where an operand is k-contiguous; kernels/
+// README.md, "sync"), and so the shared memory of those barriers.
 func sameTiling(x, y kernels.GEMM) bool {
-	x.Tiling.A, x.Tiling.B, x.Tiling.C = 0, 0, 0
-	y.Tiling.A, y.Tiling.B, y.Tiling.C = 0, 0, 0
-	return x.Tiling == y.Tiling && x.Family == y.Family && x.Threads == y.Threads && x.SharedBytes == y.SharedBytes
+	x.Tiling.A, x.Tiling.B, x.Tiling.C, x.Tiling.Sync = 0, 0, 0, ""
+	y.Tiling.A, y.Tiling.B, y.Tiling.C, y.Tiling.Sync = 0, 0, 0, ""
+	return x.Tiling == y.Tiling && x.Family == y.Family && x.Threads == y.Threads
 }
 
 // pickTiling applies the shape rule to candidates already in ranking order.
@@ -873,12 +876,19 @@ var ranking = []string{
 	"_b64x64x32_w32x32_s3",
 }
 
+// mbarrierSuffix ends the name of an SGEMM instance whose cp.async ring
+// synchronises through mbarriers (gen/ir's Syncs).
+const mbarrierSuffix = "_mb"
+
 // rank is the position of the instance's tiling in ranking for operands a
 // and b. With B column-major the 128x128x16 tile with lanes by column beat
 // 128x256x16 at every n on an H100: in nt, where both operands go through
 // 4-byte copies, 0.93-0.94x cuBLAS against 0.84-0.86x; in tt 0.98-1.00x
 // against 0.96-0.98x (session 8's harness). There the two swap places.
 func rank(name string, a, b Order) int {
+	// The ring's synchronisation (kernels/README.md, "sync") follows the
+	// layout: an instance ranks as its tiling does.
+	name = strings.TrimSuffix(name, mbarrierSuffix)
 	for i, suffix := range ranking {
 		if strings.HasSuffix(name, suffix) {
 			if b == ColMajor && i < 2 {

@@ -37,7 +37,7 @@ var funcs = map[string]any{
 var entries = map[ir.Op]*template.Template{
 	ir.GEMM: emit.Template("gemm.entry", `Tiling: GEMMTiling{Elem: {{goDType .In.Types.A}}, Acc: {{goDType .In.Types.Acc}}, MMA: {{.P.MMA}}, A: {{goLayout .P.ALayout}}, B: {{goLayout .P.BLayout}}, C: {{goLayout .P.CLayout}},
 		Block: Tile{ {{- .P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K -}} }, Warp: Tile{ {{- .P.Warp.M}}, {{.P.Warp.N}}, 0}, Thread: Tile{ {{- .P.Thread.M}}, {{.P.Thread.N}}, 0},
-		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}{{if .P.ClusterReduce}}, ClusterReduce: true{{end}}{{if .P.FillSplits}}, SplitFill: true{{end}}{{if .P.LaneMap}}, LaneMap: "{{.P.LaneMap}}"{{end}}{{if .P.FMAOrder}}, FMAOrder: "{{.P.FMAOrder}}"{{end}}{{if .P.Pack}}, Pack: true{{end}}{{if .P.Ladder}}, Ladder: "{{.P.Ladder}}"{{end}}}`, funcs),
+		Stages: {{.P.Stages}}, MinBlocksPerSM: {{.P.MinBlocksSM}}, SplitK: {{.P.SplitK}}{{if .P.ClusterReduce}}, ClusterReduce: true{{end}}{{if .P.FillSplits}}, SplitFill: true{{end}}{{if .P.LaneMap}}, LaneMap: "{{.P.LaneMap}}"{{end}}{{if .P.FMAOrder}}, FMAOrder: "{{.P.FMAOrder}}"{{end}}{{if .P.Mbarriers}}, Sync: "{{.P.Sync}}"{{end}}{{if .P.Pack}}, Pack: true{{end}}{{if .P.Ladder}}, Ladder: "{{.P.Ladder}}"{{end}}}`, funcs),
 	ir.GEMV: emit.Template("gemv.entry", `Config: GEMVConfig{A: {{goLayout .P.ALayout}}, ThreadsPerOutput: {{.P.ThreadsPerOutput}}, OutputsPerBlock: {{.P.OutputsPerBlock}},
 		Vector: {{.P.Vector}}, XShared: {{.P.XShared}}, XF32: {{.P.XF32}}, RowsPerThread: {{.P.RowsPerThread}}, SplitK: {{.P.SplitK}}, MaxBatch: {{.P.MaxBatch}}
 		{{- if .P.MMA}}, MMA: true, Warps: {{.P.Warps}}, Tiles: {{.P.Tiles}}, {{if .P.Stages}}Stages: {{.P.Stages}}{{else}}Unroll: {{.P.Unroll}}{{end}}{{end}}}`, funcs),

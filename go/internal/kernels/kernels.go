@@ -102,6 +102,11 @@ type GEMMTiling struct {
 	// step's multiply-adds: "rows_zigzag" or "quads_zigzag"
 	// (kgen::sgemm::multiply_tile); empty for rows, the default.
 	FMAOrder string
+	// Sync is how the f32 kernel's cp.async ring synchronises: "mbarrier"
+	// (a pair of mbarriers per slot, kgen::sgemm::mainloop_async; only
+	// layouts with a k-contiguous operand have it); empty for one barrier a
+	// k tile, the default.
+	Sync string
 	// Pack marks an f32 instance that first transposes its k-contiguous
 	// operands (A row-major, B column-major) into the workspace and then
 	// runs the kernel of A column-major and B row-major on the copies

@@ -138,10 +138,10 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// mbarriers in shared memory (experiment): init with the arrivals a phase
-// takes; an arrival; the calling thread's cp.async copies so far counted as
-// one arrival when they land; a wait for the phase of the given parity to
-// complete.
+// mbarriers in shared memory (sm_80+; mainloop_async's ring): init with
+// the arrivals a phase takes; invalidate; an arrival; the calling thread's
+// cp.async copies so far, counted as one arrival once they land; a wait for
+// the phase of the given parity to complete.
 __device__ __forceinline__ void mbar_init(uint32_t bar, int count) {
   asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
 }
@@ -300,10 +300,11 @@ struct AsyncLoader {
 // accesses are allowed, the storage orders of A and B, the pipeline depth
 // (2: through registers; 3 to 5: cp.async), the most blocks sharing the
 // k range of one C tile, how a warp's lanes lie on its thread grid
-// (lane_coords), and the order of a k step's multiply-adds (multiply_tile).
+// (lane_coords), the order of a k step's multiply-adds (multiply_tile), how
+// splits are summed and counted, and how the cp.async ring synchronises.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
           Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
-          bool CLUSTER_ = false, bool FILL_ = false>
+          bool CLUSTER_ = false, bool FILL_ = false, bool RING_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -329,9 +330,10 @@ struct Config {
   // (multiply_tile): 0 row by row; 1 row by row, odd rows reversed; 2 4x4
   // quadrants, each like 1.
   static constexpr int kFmaOrder = FMA_ORDER_;
-  // The cp.async ring's synchronisation (mainloop_async): 0 one barrier a
-  // k tile; 1, 2 mbarriers (experiment).
-  static constexpr int kRing = 0;
+  // With RING_ the cp.async ring's copies and reads are synchronised by
+  // mbarriers, one pair per slot, instead of one barrier a k tile
+  // (mainloop_async).
+  static constexpr bool kRing = RING_ && kAsync;
   static constexpr int kGroupsM = TM / 4;  // a thread's float4 groups along M
   static constexpr int kGroupsN = TN / 4;
   static constexpr int kGroupStrideM = WM / kGroupsM;  // distance between them
@@ -349,7 +351,10 @@ struct Config {
   // pipeline's shared memory, rows of kTileRow floats.
   static constexpr bool kClusterReduce = CLUSTER_ && SPLIT_K_ > 1 && kArch >= 90;
   static constexpr int kTileRow = BN + kPad;
-  static constexpr int kRingBytes = kAsync ? kStages * (kStageA + kStageB) * 4 : 0;
+  // The ring: kStages slots of A's and B's tiles, then with kRing a full
+  // and an empty mbarrier per slot.
+  static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
+  static constexpr int kRingBytes = kAsync ? kStages * (kStageA + kStageB) * 4 + kRingBarrierBytes : 0;
   static constexpr int kTileBytes = kClusterReduce ? BM * kTileRow * 4 : 0;
   // Dynamic shared memory of the cp.async pipeline (0 for the register one).
   static constexpr int kSmemBytes = kRingBytes > kTileBytes ? kRingBytes : kTileBytes;
@@ -366,6 +371,7 @@ struct Config {
   static_assert(!CLUSTER_ || (kAsync && SPLIT_K_ >= 2 && SPLIT_K_ <= kMaxClusterSplits),
                 "a cluster split needs the cp.async pipeline and 2 to 8 splits");
   static_assert(!(CLUSTER_ && FILL_), "a split that fills the GPU sums through the workspace");
+  static_assert(!RING_ || STAGES_ >= 3, "the mbarrier ring is the cp.async pipeline's");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
@@ -574,14 +580,20 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       LB::copy_checked(op_b, n0, k0, N, Kd, smem_b + slot * K::kStageB, tid);
     }
   };
-  if constexpr (K::kRing != 0 && PATH == kVectors) {
-    // The ring through mbarriers (experiment): full[s] completes when every
-    // thread's copies into slot s have landed, empty[s] when every thread
-    // has read it. kRing 1 refills the slot of tile t - 1 after multiplying
-    // tile t (warps drift up to a tile apart; S - 2 tiles in flight), kRing
-    // 2 before (the barrier's order).
-    __shared__ uint64_t bars[2 * S];
-    const uint32_t full = smem_addr(bars), empty = full + 8 * S;
+  if constexpr (K::kRing && PATH != kChecked) {
+    // The ring through mbarriers: full[s] completes once every thread's
+    // copies into slot s have landed (each thread's copies count as one
+    // arrival when they do), empty[s] once every thread has read it. A
+    // thread refills the slot of tile t - 1 after its FFMAs of tile t, so
+    // the warps of a block drift up to a tile apart where the barrier kept
+    // them in step (S - 2 tiles in flight during a tile's FFMAs, the
+    // barrier's S - 1). On an H100 that made the 128x128x16 tile by columns
+    // 1.11-1.12x faster in nn and tt and 1.01x in nt, where a k-contiguous
+    // operand is copied 4 bytes at a time; level in tn, which keeps the
+    // barrier (bench/harness/sgemm_variants.cu -DSET=6,
+    // bench/results/h100-2026-11-27-session23.md). The checked path, whose
+    // copies are plain stores, keeps the barrier.
+    const uint32_t full = smem_addr(smem + S * (K::kStageA + K::kStageB)), empty = full + 8 * S;
     if (tid == 0) {
 #pragma unroll
       for (int s = 0; s < 2 * S; ++s) mbar_init(full + 8 * s, K::kThreads);
@@ -594,27 +606,26 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
         mbar_arrive_on_copies(full + 8 * s);
       }
     }
-    int slot = 0;
-    uint32_t phase = 0;
+    int slot = 0;        // tile t's
+    uint32_t phase = 0;  // of slot's barriers at tile t
 #pragma unroll 1
     for (int t = 0; t < n; ++t) {
-      const int refill = slot == 0 ? S - 1 : slot - 1;  // tile t - 1's slot, tile t + S - 1's
-      const uint32_t refill_phase = slot == 0 ? phase ^ 1 : phase;
       mbar_wait(full + 8 * slot, phase);
-      if (K::kRing == 2 && t + S - 1 < n) {
-        if (t > 0) mbar_wait(empty + 8 * refill, refill_phase);
-        issue(t + S - 1, refill);
-        mbar_arrive_on_copies(full + 8 * refill);
-      }
       multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc);
       mbar_arrive(empty + 8 * slot);
-      if (K::kRing == 1 && t + S - 1 < n) {
-        if (t > 0) mbar_wait(empty + 8 * refill, refill_phase);
+      if (t + S - 1 < n) {
+        // Tile t + S - 1 into tile t - 1's slot, once every thread is done
+        // with that (tile 0 has no predecessor: slot S - 1 is still empty).
+        const int refill = slot == 0 ? S - 1 : slot - 1;
+        if (t > 0) mbar_wait(empty + 8 * refill, slot == 0 ? phase ^ 1 : phase);
         issue(t + S - 1, refill);
         mbar_arrive_on_copies(full + 8 * refill);
       }
       if (++slot == S) slot = 0, phase ^= 1;
     }
+    // Every copy has landed (each thread waited for every tile); once every
+    // thread is past its last wait the barriers may go, and the ring's
+    // shared memory with them.
     __syncthreads();
     if (tid == 0) {
 #pragma unroll
