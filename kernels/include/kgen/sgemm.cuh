@@ -632,28 +632,28 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       for (int s = 0; s < 2 * S; ++s) mbar_inval(full + 8 * s);
     }
     __syncthreads();
-    return;
-  }
+  } else {
 #pragma unroll
-  for (int s = 0; s < S - 1; ++s) {
-    if (s < n) issue(s, s);
-    cp_async_commit();  // empty groups keep the wait counts uniform
-  }
-  int read_slot = 0, write_slot = S - 1;
-  for (int t = 0; t < n; ++t) {
-    // Tile t has landed (at most S - 2 younger groups pending), and every
-    // thread is done with the slot read in the previous iteration, which is
-    // the one refilled next.
-    cp_async_wait<S - 2>();
+    for (int s = 0; s < S - 1; ++s) {
+      if (s < n) issue(s, s);
+      cp_async_commit();  // empty groups keep the wait counts uniform
+    }
+    int read_slot = 0, write_slot = S - 1;
+    for (int t = 0; t < n; ++t) {
+      // Tile t has landed (at most S - 2 younger groups pending), and every
+      // thread is done with the slot read in the previous iteration, which is
+      // the one refilled next.
+      cp_async_wait<S - 2>();
+      __syncthreads();
+      if (t + S - 1 < n) issue(t + S - 1, write_slot);
+      cp_async_commit();
+      multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
+      read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
+      write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
+    }
+    cp_async_wait<0>();
     __syncthreads();
-    if (t + S - 1 < n) issue(t + S - 1, write_slot);
-    cp_async_commit();
-    multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
-    read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
-    write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
   }
-  cp_async_wait<0>();
-  __syncthreads();
 }
 
 // Smem is the kernel's shared memory: static buffers for the register
