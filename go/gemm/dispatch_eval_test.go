@@ -197,8 +197,8 @@ func tableOf(pts []tuning.RawPoint, skip func(tuning.RawPoint) bool) *tuning.Tab
 
 // sgemmRuleTimes is the H100's SGEMM tune that TestSGEMMRuleOnMeasuredTimes
 // replays the rule on: every instance at 27 grid shapes and 26 between them
-// per layout (session 22, the committed table's).
-const sgemmRuleTimes = "../../bench/results/h100-2026-11-27-session22-call3-tune-sgemm-raw.json.gz"
+// per layout (session 23, the committed table's).
+const sgemmRuleTimes = "../../bench/results/h100-2026-11-27-session23-call3-tune-sgemm-raw.json.gz"
 
 // TestSGEMMRuleOnMeasuredTimes replays SGEMM's rule (the engine without a
 // table, as on a GPU that has none) on the H100's measured times: the
@@ -239,9 +239,12 @@ func TestSGEMMRuleOnMeasuredTimes(t *testing.T) {
 	}
 	slices.Sort(sets)
 	require.Len(t, sets, 8)
-	// The worst: 1.599x (nn 1866x1657x272: the 128x128 tile splitting to
-	// fill the GPU, where it ran fastest packed), 90 of 212 over 5%.
-	const maxWorst, maxOver = 1.61, 90
+	// The worst: 1.626x (nt 1370x2268x265: the 128x128 tile splitting to
+	// fill the GPU, where 128x64x8 ran fastest), 106 of 212 over 5%. On
+	// session 22's tune, whose random shapes between the grid's differ, it
+	// was 1.599x and 90 (nn 1866x1657x272); those times lack the mbarrier
+	// instances the rule now picks in nn, nt and tt.
+	const maxWorst, maxOver = 1.63, 106
 	for _, set := range sets {
 		s := scores[set]
 		t.Logf("%s: rule worst %.3fx at %s, %d of %d over 5%%", set, s.worst, s.at, s.over, s.n)

@@ -17,8 +17,9 @@ import (
 // instances per layout; the second tune of session 13 of 2026-11-24 the
 // 18 of the table then; session 17's last tune (2026-11-25) and session
 // 18's two (2026-11-26) the 19 of the table, session 20's 19-21, session
-// 21's 22-24 and session 22's the same 22-24 with other fill splits
-// (2026-11-27), the last of them the committed one (kernels/tuning/).
+// 21's 22-24, session 22's the same 22-24 with other fill splits and
+// session 23's with the mbarrier ring (2026-11-27), the last of them the
+// committed one (kernels/tuning/).
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -76,6 +77,13 @@ var sgemmTimes = []struct {
 	// aligned shapes, does not know: 6 of the 23 misses between are one
 	// fill instance picked over its twin in the other FFMA order.
 	{"../../bench/results/h100-2026-11-27-session22-call3-tune-sgemm-raw.json.gz", 1.45, 1.64, 23, 13},
+	// Between: 1.370x nn, 1.312x nt, 1.128x tn, 1.289x tt (6, 5, 3, 4);
+	// leave-one-out: 1.615, 1.509, 2.192, 1.621 (3, 4, 2, 2): without
+	// 256^3, tn's 128^3 is predicted from shapes where larger tiles lead.
+	// Session 23's tune (seed 24), the committed table: the 128x128x16
+	// tilings by column synchronise their ring through mbarriers in nn, nt
+	// and tt (sync: mbarrier).
+	{"../../bench/results/h100-2026-11-27-session23-call3-tune-sgemm-raw.json.gz", 1.38, 2.20, 18, 11},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.

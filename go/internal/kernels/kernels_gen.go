@@ -1335,206 +1335,186 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1555,6 +1535,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -1815,206 +1815,186 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2035,6 +2015,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2735,206 +2735,186 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 2, ClusterReduce: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 32, SplitFill: true, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
-		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
-			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
-			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag"},
-		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2955,6 +2935,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Pack: true},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -5797,164 +5797,148 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
@@ -5971,6 +5955,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) i
 
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
@@ -6181,164 +6181,148 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
@@ -6355,6 +6339,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) i
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
@@ -6917,164 +6917,148 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
-}
-
-func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
@@ -7091,6 +7075,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(p *GEMMParams) i
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
