@@ -587,10 +587,11 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
     // thread refills the slot of tile t - 1 after its FFMAs of tile t, so
     // the warps of a block drift up to a tile apart where the barrier kept
     // them in step (S - 2 tiles in flight during a tile's FFMAs, the
-    // barrier's S - 1). On an H100 that made the 128x128x16 tile by columns
-    // 1.11-1.12x faster in nn and tt and 1.01x in nt, where a k-contiguous
-    // operand is copied 4 bytes at a time; level in tn, which keeps the
-    // barrier (bench/harness/sgemm_variants.cu -DSET=6,
+    // barrier's S - 1). On an H100 the 128x128x16 tile by columns ran 1.12x
+    // faster with it in nn, 1.01-1.11x in tt (by FFMA order) and 1.01x in
+    // nt at 2048-8192, where a k-contiguous operand is copied 4 bytes at a
+    // time, and 1.10x in nn at odd sizes, where every copy is; level in tn
+    // (bench/harness/sgemm_variants.cu -DSET=6,
     // bench/results/h100-2026-11-27-session23.md). The checked path, whose
     // copies are plain stores, keeps the barrier.
     const uint32_t full = smem_addr(smem + S * (K::kStageA + K::kStageB)), empty = full + 8 * S;
