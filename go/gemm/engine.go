@@ -740,9 +740,10 @@ func sameTiling(x, y kernels.GEMM) bool {
 // that, where the plain tiling leaves the GPU short of two blocks per
 // multiprocessor, an instance whose launches choose their own split count
 // (SplitFill, the first in ranking order) runs instead if its tiling has at
-// least minFillTiles tiles: it splits as the GPU at hand needs
-// (kgen::fill_splits counts its multiprocessors and the blocks each holds)
-// and not at all where that does not pay. Packing instances (Pack) are left
+// least minFillTiles tiles and its launch would split (tuning.FillSplits,
+// the launcher's rule, at fillBlocksPerSM): it splits as the GPU at hand
+// needs (kgen::fill_splits counts its multiprocessors and the blocks each
+// holds). Packing instances (Pack) are left
 // to a measured table: whether the transposes pay depends on the GPU and
 // the shape (on an H100, from about 3072^3).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
@@ -781,7 +782,10 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 		}
 	}
 	if len(fill) > 0 && blocks(best) < 2*sms && blocks(fill[0]) >= minFillTiles {
-		return fill[0]
+		f := fill[0]
+		if tuning.FillSplits(blocks(f), ceilDiv(k, f.Tiling.Block.K), sms, fillBlocksPerSM, splits(f)) > 1 {
+			return f
+		}
 	}
 	long := k >= 16*min(m, n)
 	thin := blocks(best)*best.Threads < 6*32*sms
@@ -824,6 +828,15 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 // splits for occupancy rather than for a long K.
 const minSplitDepth = 256
 
+// fillBlocksPerSM is the blocks per multiprocessor pickTiling expects of
+// the first ranked fill tiling, 128x128x16 of 256 threads: its 50 KB of
+// shared memory and at most 128 registers a thread (116-128 from ptxas 13.0
+// on sm_90) let two share a multiprocessor on every arch from sm_80. The
+// launch counts the real figure (kgen::fill_splits); the rule only asks
+// whether the launch would split at all, since the fill kernel unsplit ran
+// 5-10% behind the plain one on an H100 (2048^3, 2048x2048x512).
+const fillBlocksPerSM = 2
+
 // minFillTiles is the fewest C tiles for which pickTiling takes an
 // instance that splits to fill the GPU: on fewer, a smaller tile in many
 // splits runs more blocks (on an H100, 64x64x65536 ran 11-13x faster in
@@ -832,13 +845,19 @@ const minSplitDepth = 256
 const minFillTiles = 4
 
 // ranking orders tilings by the standalone harness on an H100 (kernels/
-// README.md, "sgemm tilings"): the cp.async 128x256x16 tile was fastest at
-// n >= 2048, then 128x128x16 (with lanes by column, 2-4% faster than by row
-// in nn, nt and tt: session 8's harness); at n = 1024 pickTiling reaches
+// README.md, "sgemm tilings"): the 128x128x16 tile by columns in
+// rows_zigzag leads at n >= 2048 in every layout since session 23 (in nn,
+// nt and tt with its ring through mbarriers: 0.98-1.02x cuBLAS at 2048,
+// ahead of 128x256x16 and 256x128x16 in each; in tn 0.98x against 0.96x,
+// session 13's FFMA orders); then the cp.async 128x256x16 tile, fastest
+// before, and
+// 128x128x16 (with lanes by column, 2-4% faster than by row in nn, nt and
+// tt: session 8's harness); at n = 1024 pickTiling reaches
 // 128x64x8 by the block count and then the 4-split 128x128x8 tile by the
 // warp count; the register pipeline (stages 2) last. Tilings not listed
 // rank after these, in name order.
 var ranking = []string{
+	"_b128x128x16_w32x64_t8x8_s3_lc_fz",
 	"_b128x256x16_w64x64_t8x16_s3",
 	"_b128x128x16_w32x64_t8x8_s3_lc",
 	"_b128x128x16_w32x64_t8x8_s3",
@@ -884,15 +903,16 @@ const mbarrierSuffix = "_mb"
 // and b. With B column-major the 128x128x16 tile with lanes by column beat
 // 128x256x16 at every n on an H100: in nt, where both operands go through
 // 4-byte copies, 0.93-0.94x cuBLAS against 0.84-0.86x; in tt 0.98-1.00x
-// against 0.96-0.98x (session 8's harness). There the two swap places.
+// against 0.96-0.98x (session 8's harness). There the two swap places
+// (second and third, behind the tile in rows_zigzag).
 func rank(name string, a, b Order) int {
 	// The ring's synchronisation (kernels/README.md, "sync") follows the
 	// layout: an instance ranks as its tiling does.
 	name = strings.TrimSuffix(name, mbarrierSuffix)
 	for i, suffix := range ranking {
 		if strings.HasSuffix(name, suffix) {
-			if b == ColMajor && i < 2 {
-				return 1 - i
+			if b == ColMajor && (i == 1 || i == 2) {
+				return 3 - i
 			}
 			return i
 		}

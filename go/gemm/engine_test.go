@@ -55,6 +55,16 @@ func TestPickTilingSplitK(t *testing.T) {
 	assert.Equal(t, "plain", pickTiling(withFill, 4096, 4096, 4096, 132).Name, "2048 plain blocks fill the SMs")
 	assert.Equal(t, "fill", pickTiling([]kernels.GEMM{fill}, 4096, 4096, 4096, 132).Name,
 		"a lone fill candidate (a named instance) is taken")
+	// 2048^3: 256 tiles of 128x128 on 132 SMs holding 2 each put 2 on the
+	// busiest SM unsplit (2 x (256 + 4) = 520 k tiles' worth) and 4 in 2
+	// splits (4 x (128 + 4) = 528): the fill launch would not split.
+	// 1024^3: 64 tiles, 1 x (128 + 4) x 6/5 = 158.4 unsplit, 2 x (32 + 4)
+	// = 72 in 4 splits, the least.
+	square := tile("square", 128, 128, 1, 256)
+	assert.Equal(t, "square", pickTiling([]kernels.GEMM{square, fill}, 2048, 2048, 2048, 132).Name,
+		"256 plain blocks are under 2 per SM, but the fill launch would run them unsplit")
+	assert.Equal(t, "fill", pickTiling([]kernels.GEMM{square, fill}, 1024, 1024, 1024, 132).Name,
+		"64 tiles: the fill launch splits them 4 ways")
 }
 
 // TestWorkspaceBytesOfFillSplits: an instance whose launches choose their
@@ -77,9 +87,18 @@ func TestWorkspaceBytesOfFillSplits(t *testing.T) {
 	assert.NotZero(t, n, "the spec has instances whose splits fill the GPU")
 }
 
+// TestRankPrefers128x128ForKContiguousOperands: the 128x128 tile by
+// columns in rows_zigzag leads in every layout (an mbarrier instance ranks
+// as its tiling); behind it 128x256 leads the plain 128x128 tile by columns
+// but with B column-major, where the two swap.
 func TestRankPrefers128x128ForKContiguousOperands(t *testing.T) {
-	wide := "sgemm_nn_f32" + ranking[0]
-	square := "sgemm_nn_f32" + ranking[1]
+	zigzag := "sgemm_nn_f32" + ranking[0]
+	wide := "sgemm_nn_f32" + ranking[1]
+	square := "sgemm_nn_f32" + ranking[2]
+	for _, b := range []Order{RowMajor, ColMajor} {
+		assert.Equal(t, 0, rank(zigzag, RowMajor, b), "B %s", b)
+		assert.Equal(t, 0, rank(zigzag+mbarrierSuffix, RowMajor, b), "B %s", b)
+	}
 	assert.Less(t, rank(wide, RowMajor, RowMajor), rank(square, RowMajor, RowMajor))
 	assert.Less(t, rank(square, RowMajor, ColMajor), rank(wide, RowMajor, ColMajor))
 	assert.Equal(t, len(ranking), rank("sgemm_nn_f32_b1x1x1_w1x1_t1x1_s2", RowMajor, RowMajor))
