@@ -82,21 +82,18 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 				}
 				// The mbarrier ring won where an operand is copied 4 bytes at
 				// a time (k-contiguous); tn's instance of the tiling keeps
-				// the barrier, and the name that says so.
-				sync := t.Sync
+				// the barrier, and the name and shared memory that say so.
 				if !lp.KContiguous() {
-					sync = ir.SyncBarrier
+					t.Sync = ir.SyncBarrier
 				}
 				p := &ir.GemmParams{
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
 					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, SplitReduce: t.SplitReduce,
-					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: sync, Pack: t.Pack,
+					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: t.Sync, Pack: t.Pack,
 					Ladder: t.Ladder,
 				}
-				eff := t // the tiling as this layout builds it
-				eff.Sync = sync
-				threads, smem := t.Threads(), eff.SharedBytes(archs)
+				threads, smem := t.Threads(), t.SharedBytes(archs)
 				switch {
 				case t.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(t.Block, t.Thread), ir.LadderSharedBytes(t.Ladder, t.Block)

@@ -743,9 +743,9 @@ func sameTiling(x, y kernels.GEMM) bool {
 // least minFillTiles tiles and its launch would split (tuning.FillSplits,
 // the launcher's rule, at fillBlocksPerSM): it splits as the GPU at hand
 // needs (kgen::fill_splits counts its multiprocessors and the blocks each
-// holds). Packing instances (Pack) are left
-// to a measured table: whether the transposes pay depends on the GPU and
-// the shape (on an H100, from about 3072^3).
+// holds). Packing instances (Pack) are left to a measured table: whether
+// the transposes pay depends on the GPU and the shape (on an H100, from
+// about 3072^3).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
@@ -850,9 +850,8 @@ const minFillTiles = 4
 // nt and tt with its ring through mbarriers: 0.98-1.02x cuBLAS at 2048,
 // ahead of 128x256x16 and 256x128x16 in each; in tn 0.98x against 0.96x,
 // session 13's FFMA orders); then the cp.async 128x256x16 tile, fastest
-// before, and
-// 128x128x16 (with lanes by column, 2-4% faster than by row in nn, nt and
-// tt: session 8's harness); at n = 1024 pickTiling reaches
+// before, and 128x128x16 (with lanes by column, 2-4% faster than by row in
+// nn, nt and tt: session 8's harness); at n = 1024 pickTiling reaches
 // 128x64x8 by the block count and then the 4-split 128x128x8 tile by the
 // warp count; the register pipeline (stages 2) last. Tilings not listed
 // rank after these, in name order.
