@@ -7,6 +7,8 @@
 // in pedantic math, timed in interleaved rounds (bench/harness/timing.h) over operand sets rotated past the 50 MB L2.
 // Every count is checked against cuBLAS first (largest difference relative to the largest |C|). It prints each
 // kernel's blocks per SM and one CSV line per count: layout,tile,M,N,K,tiles,splits,ms,graph_ms,x_cublas,reldiff.
+// Shapes come from the first argument where given ("518x429x255,1000x3000x500"); else the 18 of session 22. In nn
+// the 128x128 tiles synchronise their ring through mbarriers, as the spec's instances do (session 24).
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=2 -DTILE=0 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_fill bench/harness/sgemm_fill.cu -lcublas
@@ -35,11 +37,13 @@ constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
 constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
 constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
 constexpr int kMaxSplits = 32;
+constexpr bool kRing = LAYOUT != 2;  // the spec's sync: mbarrier, in the layouts with a k-contiguous operand
 
 template <int SPLIT>
 using Cfg = std::conditional_t<
     TILE == 2, kgen::sgemm::Config<256, 128, 16, 64, 64, 8, 16, 1, true, kA, kB, 3, SPLIT, 0, 0>,
-    kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, kA, kB, 3, SPLIT, 1, TILE == 1 ? 2 : 1>>;
+    kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, kA, kB, 3, SPLIT, 1, TILE == 1 ? 2 : 1, false, false,
+                        kRing>>;
 using Split = Cfg<kMaxSplits>;
 using Whole = Cfg<1>;
 constexpr const char* kTile = TILE == 0 ? "128x128x16_lc_fz" : TILE == 1 ? "128x128x16_lc_fq" : "256x128x16";
@@ -87,7 +91,7 @@ struct Shape {
   int M, N, K;
 };
 
-int main() {
+int main(int argc, char** argv) {
   cublasCreate(&h);
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
@@ -96,11 +100,25 @@ int main() {
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   printf("# %s %s: %d SMs; blocks per SM: split %d (edges %d), unsplit %d (edges %d)\n", kLayout, kTile, sms,
          per_sm<Split, false>(), per_sm<Split, true>(), per_sm<Whole, false>(), per_sm<Whole, true>());
-  const Shape shapes[] = {{362, 362, 11585}, {364, 364, 11584}, {512, 512, 8192},   {724, 724, 8192},
+  std::vector<Shape> shapes = {{362, 362, 11585}, {364, 364, 11584}, {512, 512, 8192},   {724, 724, 8192},
                           {1024, 1024, 1024}, {1024, 1024, 8192}, {768, 768, 768},    {627, 627, 627},
                           {256, 256, 4096},   {171, 990, 4432},   {128, 5793, 2896},  {5793, 128, 2896},
                           {263, 3652, 5855},  {860, 573, 4702},   {128, 8192, 8192},  {181, 181, 4096},
                           {1536, 1536, 1536}, {2048, 2048, 2048}};
+  if (argc > 1) {
+    shapes.clear();
+    for (const char* p = argv[1]; *p;) {
+      Shape sh{};
+      int used = 0;
+      if (sscanf(p, "%dx%dx%d%n", &sh.M, &sh.N, &sh.K, &used) != 3) {
+        printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+        return 2;
+      }
+      shapes.push_back(sh);
+      p += used;
+      if (*p == ',') ++p;
+    }
+  }
   for (const Shape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     const size_t ec = static_cast<size_t>(M) * N;

@@ -2,8 +2,9 @@
 # Session 22's device call for bench/harness/sgemm_fill.cu: builds it for nn
 # and tn and its three tiles in parallel (ptxas's register counts in
 # $OUT/ptxas-*.txt, with those of the spec's fill instances), then runs each
-# build in turn; the CSV lines go to $OUT/fill-<layout>-<tile>.csv.
-#   bash bench/harness/sgemm_fill.sh   (from the repository root, on the GPU machine)
+# build in turn; the CSV lines go to $OUT/fill-<layout>-<tile>.csv. SHAPES
+# ("518x429x255,...") replaces the harness's own shapes.
+#   [SHAPES=...] bash bench/harness/sgemm_fill.sh   (from the repository root, on the GPU machine)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
@@ -29,7 +30,7 @@ for layout in 0 2; do
   for tile in 0 1 2; do
     name=$([ $layout = 0 ] && echo nn || echo tn)-$tile
     t1=$(date +%s)
-    timeout 150 /tmp/fill-$layout-$tile >"$OUT/fill-$name.csv" 2>&1
+    timeout 150 /tmp/fill-$layout-$tile ${SHAPES:+"$SHAPES"} >"$OUT/fill-$name.csv" 2>&1
     echo "fill-$name: exit $? in $(($(date +%s) - t1)) s; $(head -1 "$OUT/fill-$name.csv")" | tee -a "$OUT/device.txt"
   done
 done
