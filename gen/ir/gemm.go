@@ -208,9 +208,10 @@ const (
 	// SplitsFixed: split_k blocks (fewer only where there are fewer k
 	// tiles or the workspace bound holds fewer partial C's; the default).
 	SplitsFixed SplitCount = iota
-	// SplitsFill: 1 to that many, the fewest whose busiest multiprocessor
-	// finishes first (kgen::fill_splits; internal/tuning's FillSplits is its
-	// copy for the timing model). The workspace is sized for the most.
+	// SplitsFill: 1 to that many, the fewest whose launch, its reduction
+	// counted, finishes first (kgen::fill_splits; internal/tuning's
+	// FillSplits is its copy for the timing model). The workspace is sized
+	// for the most.
 	SplitsFill
 )
 

@@ -70,9 +70,10 @@ type Instance struct {
 	MinBlocksPerSM int
 	SplitK         int // most blocks sharing one C tile's k range (1: no split-K)
 	// SplitFill marks an SGEMM instance whose launches split each C tile's
-	// k range among 1 to SplitK blocks, the fewest whose busiest SM
-	// finishes first (kgen::fill_splits); its workspace holds SplitK
-	// partial C's (fewer where K has fewer k tiles or 64 MiB holds fewer).
+	// k range among 1 to SplitK blocks, the fewest whose launch, its
+	// reduction counted, finishes first (kgen::fill_splits); its workspace
+	// holds SplitK partial C's (fewer where K has fewer k tiles or 64 MiB
+	// holds fewer).
 	SplitFill bool
 	// Pack marks an SGEMM instance that first transposes its k-contiguous
 	// operands (A row-major, B column-major) into its workspace, then runs

@@ -57,7 +57,8 @@ func TestPickTilingSplitK(t *testing.T) {
 		"a lone fill candidate (a named instance) is taken")
 	// 2048^3: 256 tiles of 128x128 on 132 SMs holding 2 each put 2 on the
 	// busiest SM unsplit (2 x (256 + 4) = 520 k tiles' worth) and 4 in 2
-	// splits (4 x (128 + 4) = 528): the fill launch would not split.
+	// splits (4 x (128 + 4) = 528, and 3.5 to reduce): the fill launch
+	// would not split.
 	// 1024^3: 64 tiles, 1 x (128 + 4) x 6/5 = 158.4 unsplit, 2 x (32 + 4)
 	// = 72 in 4 splits, the least.
 	square := tile("square", 128, 128, 1, 256)

@@ -97,14 +97,22 @@ func (t Tiling) Splits(m, n, k int) int {
 // tiles (the launcher's kFillBlockCost).
 const fillBlockCost = 4
 
+// fillReduceCost is what the reduction of split partial C's costs
+// FillSplits for each C tile it reads or writes, spread over the blocks
+// the GPU holds at once, in fifths of a k tile (kFillReduceCost).
+const fillReduceCost = 6
+
 // FillSplits is how many of at most maxSplits blocks share each C tile's
 // k range, of tiles C tiles of kTiles k tiles each, on sms multiprocessors
-// holding perSM blocks each at once: the fewest splits whose busiest
-// multiprocessor finishes first. That one runs ceil(tiles x splits / sms)
-// blocks of ceil(kTiles / splits) k tiles and fillBlockCost more each;
-// where perSM > 1 a block alone on its multiprocessor counts 6/5 as long.
-// maxSplits where sms or perSM is unknown (0). It is the launcher's
-// fill_splits (kernels/include/kgen/common.cuh).
+// holding perSM blocks each at once: the fewest splits whose launch
+// finishes first. Its busiest multiprocessor runs ceil(tiles x splits /
+// sms) blocks of ceil(kTiles / splits) k tiles and fillBlockCost more
+// each, a block counting 5/5 of that and, where perSM > 1 and its last
+// round leaves a block alone, 1/5 more. Split, the reduction then reads
+// splits partial tiles and writes one for each C tile, at fillReduceCost
+// fifths of a k tile a C tile over the sms x perSM blocks. maxSplits where
+// sms or perSM is unknown (0). It is the launcher's fill_splits
+// (kernels/include/kgen/common.cuh), which says how it was measured.
 func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 	if maxSplits <= 1 || tiles <= 0 {
 		return 1
@@ -115,11 +123,15 @@ func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 	best, bestCost := 1, -1
 	for s := 1; s <= maxSplits; s++ {
 		busiest := ceilDiv(tiles*s, sms)
-		weight := 5
-		if busiest == 1 && perSM > 1 {
-			weight = 6
+		fifths := 5 * busiest
+		if perSM > 1 && busiest%perSM != 0 {
+			fifths++
 		}
-		cost := busiest * (ceilDiv(kTiles, s) + fillBlockCost) * weight
+		// In fifths of a k tile, times the sms x perSM blocks held at once.
+		cost := fifths * (ceilDiv(kTiles, s) + fillBlockCost) * sms * perSM
+		if s > 1 {
+			cost += fillReduceCost * (s + 1) * tiles
+		}
 		if bestCost < 0 || cost < bestCost {
 			best, bestCost = s, cost
 		}

@@ -72,28 +72,42 @@ func TestUnsplit(t *testing.T) {
 }
 
 func TestFillSplits(t *testing.T) {
+	// Costs below in k tiles: the busiest multiprocessor's blocks (6/5 for
+	// a block its last round leaves alone) times their k tiles and 4 more,
+	// and split, 6/5 a C tile read or written by the reduction over the
+	// blocks held at once.
 	for _, tc := range []struct {
 		tiles, kTiles, sms, perSM, max, want int
 	}{
 		// 9 tiles of 725 k tiles (362 x 362 x 11585 in 128x128x16): 14
 		// splits are 126 blocks, one on each busy multiprocessor, of 52 k
-		// tiles (56 x 6/5 = 67.2); 29 are 261 blocks, two on the busiest,
-		// of 25 (2 x 29 = 58); 16 would be two of 46 (100).
+		// tiles (56 x 6/5 = 67.2, and 0.6 to reduce); 29 are 261 blocks,
+		// two on the busiest, of 25 (2 x 29 = 58, and 1.2); 16 would be
+		// two of 46 (100).
 		{9, 725, 132, 2, 32, 29},
-		// One block a multiprocessor at a time: two of 25 (58) take longer
-		// than one of 52 (56).
+		// One block a multiprocessor at a time: two of 25 (58, and 2.5 to
+		// reduce over 132 blocks) take longer than one of 52 (56 and 1.2).
 		{9, 725, 132, 1, 32, 14},
-		// 25 tiles of 40 (627^3): 5 splits, one block of 8 (14.4), beat 10,
-		// two blocks of 4 (16).
+		// 25 tiles of 40 (627^3): 5 splits, one block of 8 (14.4 + 0.7),
+		// beat 10, two blocks of 4 (16 + 1.3).
 		{25, 40, 132, 2, 32, 5},
-		// 64 tiles of 64 (1024^3): 4 splits, two blocks of 16 (40), beat 2,
-		// one of 32 (43.2), and 8, four of 8 (48).
+		// 64 tiles of 64 (1024^3): 4 splits, two blocks of 16 (40 + 1.5),
+		// beat 2, one of 32 (43.2 + 0.9), and 8, four of 8 (48 + 2.6).
 		{64, 64, 132, 2, 32, 4},
-		// 144 tiles of 96 (1536^3): 4 splits, five blocks of 24 (140), beat
-		// 1, two of 96 (200), and tie with 6, seven of 16.
-		{144, 96, 132, 2, 32, 4},
+		// 144 tiles of 96 (1536^3): 3 splits, four blocks of 32 (144 +
+		// 2.6), beat 5 (144 + 3.9), 6 (seven blocks of 16: 144 + 4.6) and
+		// 4 (five of 24: 145.6 + 3.3); 1 is two of 96 (200). On an H100 4
+		// ran 2% faster than 3 (session 22).
+		{144, 96, 132, 2, 32, 3},
+		// 198 tiles of 17 (1370 x 2268 x 265): unsplit, two blocks (42),
+		// beats 2, three blocks of 9 (41.6 + 2.7 to reduce), which ran
+		// 1.27-1.42x slower on an H100 (session 24).
+		{198, 17, 132, 2, 16, 1},
+		// The same at one block a multiprocessor: 2 splits are three
+		// blocks of 9 (39 + 5.4 to reduce over 132 blocks).
+		{198, 17, 132, 1, 16, 1},
 		// 256 tiles of 128 (2048^3): unsplit, two blocks of 128 (264), beats
-		// 2, four of 64 (272).
+		// 2, four of 64 (272 + 3.5).
 		{256, 128, 132, 2, 4, 1},
 		{4, 256, 132, 2, 32, 32}, // 128 blocks of 8: the most splits
 		{4, 2, 132, 2, 2, 2},     // the most is 2

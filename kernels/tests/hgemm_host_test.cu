@@ -655,18 +655,19 @@ void test_args() {
   check(hg::check_args<T>(6, 5, 8, p, 6, p, 5, p, 5) == KGEN_OK, "valid column-major arguments refused");
 }
 
-// test_fill_splits: the fewest splits, 1 to the most, whose busiest
-// multiprocessor finishes first; the most where the multiprocessors or the
-// blocks each holds are unknown. The cases of internal/tuning's
-// TestFillSplits, which says why each is what it is.
+// test_fill_splits: the fewest splits, 1 to the most, whose launch
+// finishes first; the most where the multiprocessors or the blocks each
+// holds are unknown. The cases of internal/tuning's TestFillSplits, which
+// says why each is what it is.
 void test_fill_splits() {
   const struct {
     int64_t tiles, k_tiles;
     int sms, per_sm, most, want;
   } cases[] = {{9, 725, 132, 2, 32, 29},  {9, 725, 132, 1, 32, 14}, {25, 40, 132, 2, 32, 5},
-               {64, 64, 132, 2, 32, 4},   {144, 96, 132, 2, 32, 4}, {256, 128, 132, 2, 4, 1},
-               {4, 256, 132, 2, 32, 32},  {4, 2, 132, 2, 2, 2},     {36, 512, 132, 2, 1, 1},
-               {36, 512, 0, 2, 8, 8},     {36, 512, 132, 0, 8, 8},  {0, 512, 132, 2, 8, 1}};
+               {64, 64, 132, 2, 32, 4},   {144, 96, 132, 2, 32, 3}, {198, 17, 132, 2, 16, 1},
+               {198, 17, 132, 1, 16, 1},  {256, 128, 132, 2, 4, 1}, {4, 256, 132, 2, 32, 32},
+               {4, 2, 132, 2, 2, 2},      {36, 512, 132, 2, 1, 1},  {36, 512, 0, 2, 8, 8},
+               {36, 512, 132, 0, 8, 8},   {0, 512, 132, 2, 8, 1}};
   for (const auto& c : cases) {
     const int got = kgen::fill_splits(c.tiles, c.k_tiles, c.sms, c.per_sm, c.most);
     check(got == c.want, fmt("fill_splits(%ld, %ld, %ld, %ld, ", c.tiles, c.k_tiles, c.sms, c.per_sm) +

@@ -90,8 +90,8 @@ type GEMMTiling struct {
 	// workspace like any other (GEMMWorkspaceBytes tells them apart).
 	ClusterReduce bool
 	// SplitFill marks an f32 instance whose launches use 1 to SplitK
-	// splits, the fewest whose busiest SM finishes first
-	// (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is sized for
+	// splits, the fewest whose launch, its reduction counted, finishes
+	// first (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is sized for
 	// GEMMSplits, the most it may use.
 	SplitFill bool
 	// LaneMap is how the f32 kernel places a warp's lanes on its thread

@@ -172,22 +172,31 @@ inline int splits_for(int M, int N, int Kd) {
 // tiles: its pipeline's fill and its partial C's store.
 constexpr int64_t kFillBlockCost = 4;
 
+// kFillReduceCost is what the reduction of split partial C's costs
+// fill_splits for each C tile it reads or writes, spread over the blocks the
+// GPU holds at once, in fifths of a k tile.
+constexpr int64_t kFillReduceCost = 6;
+
 // fill_splits is how many of at most max_splits blocks share each C tile's
 // k range, of `tiles` C tiles of k_tiles k tiles each, on `sms`
 // multiprocessors holding per_sm blocks each at once: the fewest splits
-// whose busiest multiprocessor finishes first. That one runs
+// whose launch finishes first. Its busiest multiprocessor runs
 // ceil(tiles x splits / sms) blocks, each of ceil(k_tiles / splits) k tiles
-// and kFillBlockCost more; where per_sm > 1, a block alone on its
-// multiprocessor counts 6/5 as long, as it hides less of its latency than
-// two do. On an H100 (bench/harness/sgemm_fill.cu, bench/results/
-// h100-2026-11-27-session22.md) this picked within 7% of the fastest of 1
-// to 32 splits at 18 shapes of 4 to 256 tiles, for 128x128 tiles of one or
-// two blocks per multiprocessor and 256x128 tiles of one. Keeping
-// tiles x splits within the blocks the GPU holds at once (session 21's
-// rule) ran up to 1.5x slower with the same 32 at most: 144 tiles
-// unsplit leave 12 multiprocessors two blocks of every k tile. max_splits
+// and kFillBlockCost more, a block counting 5/5 of that and, where per_sm
+// > 1 and its last round leaves a block alone, 1/5 more (a block alone
+// hides less of its latency than two). Split, the reduction then reads
+// splits partial tiles and writes one for each C tile, at kFillReduceCost
+// fifths of a k tile a C tile over the sms x per_sm blocks. On an H100
+// (bench/harness/sgemm_fill.cu at 39 shapes of 2 to 256 tiles,
+// bench/results/h100-2026-11-27-session22.md and -session24.md) this picked
+// within 11% of the fastest of 1 to 32 splits everywhere and within 5% at
+// 222 of 234 (tile, layout, shape), for 128x128 tiles of one or two blocks
+// per multiprocessor and 256x128 tiles of one; session 22's rule, without
+// the reduction and the lone block of a later round, took 2 splits at
+// 1370 x 2268 x 265, 1.27-1.42x slower than 1 (17 over 5%). max_splits
 // where sms or per_sm is unknown (0). internal/tuning's FillSplits is its
-// copy for the timing model.
+// copy for the timing model; its TestFillSplitsOnMeasuredTimes replays it
+// on those times.
 inline int fill_splits(int64_t tiles, int64_t k_tiles, int sms, int per_sm, int max_splits) {
   if (max_splits <= 1 || tiles <= 0) return 1;
   if (sms <= 0 || per_sm <= 0) return max_splits;
@@ -195,8 +204,10 @@ inline int fill_splits(int64_t tiles, int64_t k_tiles, int sms, int per_sm, int 
   int64_t best_cost = -1;
   for (int s = 1; s <= max_splits; ++s) {
     const int64_t busiest = (tiles * s + sms - 1) / sms;
-    const int64_t cost = busiest * ((k_tiles + s - 1) / s + kFillBlockCost) *
-                         (busiest == 1 && per_sm > 1 ? 6 : 5);
+    const int64_t fifths = 5 * busiest + (per_sm > 1 && busiest % per_sm != 0 ? 1 : 0);
+    // In fifths of a k tile, times the sms x per_sm blocks held at once.
+    int64_t cost = fifths * ((k_tiles + s - 1) / s + kFillBlockCost) * sms * per_sm;
+    if (s > 1) cost += kFillReduceCost * (s + 1) * tiles;
     if (best_cost < 0 || cost < best_cost) best = s, best_cost = cost;
   }
   return best;

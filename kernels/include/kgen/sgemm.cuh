@@ -28,7 +28,7 @@
 // tile (grid y); each writes its partial sums to a workspace and a second
 // kernel adds them in split order, so the result does not depend on timing.
 // With FILL (split_count fill) a launch takes 1 to SPLIT_K splits, the fewest
-// whose busiest SM finishes first (fill_splits).
+// whose launch, its reduction counted, finishes first (fill_splits).
 // On sm_90 that kernel is launched early (programmatic dependent launch): its
 // blocks wait on the SMs that the splits' last blocks leave instead of
 // following the grid after a launch gap; an instance of which one block fills
@@ -310,7 +310,7 @@ struct Config {
   static constexpr int kStages = STAGES_;
   static constexpr int kSplitK = SPLIT_K_;
   // With FILL_ a launch splits each C tile's k range among 1 to SPLIT_K_
-  // blocks, the fewest whose busiest SM finishes first (fill_splits); the
+  // blocks, the fewest whose launch finishes first (fill_splits); the
   // workspace is sized for SPLIT_K_ (workspace_bytes).
   static constexpr bool kFill = FILL_ && SPLIT_K_ > 1;
   static constexpr bool kAsync = STAGES_ >= 3;
