@@ -18,7 +18,8 @@ import (
 // 18 of the table then; session 17's last tune (2026-11-25) and session
 // 18's two (2026-11-26) the 19 of the table, session 20's 19-21, session
 // 21's 22-24, session 22's the same 22-24 with other fill splits and
-// session 23's with the mbarrier ring (2026-11-27), the last of them the
+// session 23's with the mbarrier ring and session 24's with the fill
+// splits counting their reduction (2026-11-27), the last of them the
 // committed one (kernels/tuning/).
 var sgemmTimes = []struct {
 	path string
@@ -83,12 +84,16 @@ var sgemmTimes = []struct {
 	{"../../bench/results/h100-2026-11-27-session22-call3-tune-sgemm-raw.json.gz", 1.45, 1.64, 24, 13},
 	// Between: 1.370x nn, 1.312x nt, 1.128x tn, 1.289x tt (5, 5, 3, 4;
 	// nn 6 before session 24's FillSplits); leave-one-out: 1.615, 1.509,
-	// 2.192, 1.621 (2, 5, 2, 2; nn 3 and nt 4 before): without
-	// 256^3, tn's 128^3 is predicted from shapes where larger tiles lead.
-	// Session 23's tune (seed 24), the committed table: the 128x128x16
-	// tilings by column synchronise their ring through mbarriers in nn, nt
-	// and tt (sync: mbarrier).
+	// 2.192, 1.621 (2, 5, 2, 2; nn 3 and nt 4 before): without 256^3,
+	// tn's 128^3 is predicted from shapes where larger tiles lead. Session
+	// 23's tune (seed 24): the 128x128x16 tilings by column synchronise
+	// their ring through mbarriers in nn, nt and tt (sync: mbarrier).
 	{"../../bench/results/h100-2026-11-27-session23-call3-tune-sgemm-raw.json.gz", 1.38, 2.20, 17, 11},
+	// Between: 1.150x nn, 1.156x nt, 1.145x tn, 1.140x tt (2, 4, 6, 6);
+	// leave-one-out: 1.365, 1.404, 1.589, 1.588 (4, 3, 3, 3). Session 24's
+	// tune (seed 25, other shapes between), the committed table: the fill
+	// instances split by FillSplits with the reduction counted.
+	{"../../bench/results/h100-2026-11-27-session24-call4-tune-sgemm-raw.json.gz", 1.16, 1.59, 18, 13},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
