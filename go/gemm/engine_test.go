@@ -66,6 +66,20 @@ func TestPickTilingSplitK(t *testing.T) {
 		"256 plain blocks are under 2 per SM, but the fill launch would run them unsplit")
 	assert.Equal(t, "fill", pickTiling([]kernels.GEMM{square, fill}, 1024, 1024, 1024, 132).Name,
 		"64 tiles: the fill launch splits them 4 ways")
+	// 1000x3000x500: 192 tiles of 63 k tiles, 2 x (63 + 4) = 134 unsplit,
+	// 3.2 x (32 + 4) = 115.2 and 2.6 to reduce in 2 splits, the least: the
+	// 2 splits summed in a cluster do the same without the workspace.
+	cluster := tile("cluster", 128, 128, 2, 256)
+	cluster.Tiling.ClusterReduce = true
+	other := tile("other", 128, 64, 2, 256)
+	other.Tiling.ClusterReduce = true
+	withCluster := []kernels.GEMM{square, other, fill, cluster}
+	assert.Equal(t, "cluster", pickTiling(withCluster, 1000, 3000, 500, 132).Name,
+		"the fill launch would split 2 ways: its tile's 2 splits summed in a cluster")
+	assert.Equal(t, "fill", pickTiling([]kernels.GEMM{square, other, fill}, 1000, 3000, 500, 132).Name,
+		"no cluster twin of the fill tile: the fill instance")
+	assert.Equal(t, "fill", pickTiling(withCluster, 1024, 1024, 1024, 132).Name,
+		"the fill launch splits 4 ways: the fill instance")
 }
 
 // TestWorkspaceBytesOfFillSplits: an instance whose launches choose their
