@@ -748,9 +748,9 @@ func sameTiling(x, y kernels.GEMM) bool {
 // same tile in 2 splits summed in a cluster (ClusterReduce) runs instead:
 // the same blocks without the workspace and the second kernel (on an H100
 // 1.04-1.28x faster in every layout at 293x1799x416, 991x1983x1402,
-// 1000x3000x500 and 1774^3, the tunes of sessions 23 and 24). Packing instances (Pack) are left to a measured table: whether
-// the transposes pay depends on the GPU and the shape (on an H100, from
-// about 3072^3).
+// 1000x3000x500 and 1774^3, the tunes of sessions 23 and 24). Packing
+// instances (Pack) are left to a measured table: whether the transposes pay
+// depends on the GPU and the shape (on an H100, from about 3072^3).
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
@@ -788,16 +788,12 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	}
 	if len(fill) > 0 && blocks(best) < 2*sms && blocks(fill[0]) >= minFillTiles {
 		f := fill[0]
-		switch tuning.FillSplits(blocks(f), ceilDiv(k, f.Tiling.Block.K), sms, fillBlocksPerSM, splits(f)) {
-		case 1:
-		case 2:
+		if s := tuning.FillSplits(blocks(f), ceilDiv(k, f.Tiling.Block.K), sms, fillBlocksPerSM, splits(f)); s > 1 {
 			for _, c := range split {
-				if c.Tiling.ClusterReduce && splits(c) == 2 && c.Tiling.Block == f.Tiling.Block {
+				if s == 2 && c.Tiling.ClusterReduce && splits(c) == 2 && c.Tiling.Block == f.Tiling.Block {
 					return c
 				}
 			}
-			return f
-		default:
 			return f
 		}
 	}

@@ -91,8 +91,8 @@ type GEMMTiling struct {
 	ClusterReduce bool
 	// SplitFill marks an f32 instance whose launches use 1 to SplitK
 	// splits, the fewest whose launch, its reduction counted, finishes
-	// first (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is sized for
-	// GEMMSplits, the most it may use.
+	// first (kgen::fill_splits); its workspace (GEMMWorkspaceBytes) is
+	// sized for GEMMSplits, the most it may use.
 	SplitFill bool
 	// LaneMap is how the f32 kernel places a warp's lanes on its thread
 	// grid: "columns" or "row_pairs" (kgen::sgemm::lane_coords); empty for
