@@ -18,6 +18,8 @@
 //            bench/results/h100-2026-11-24-session14.md.
 //   -DSET=6  (session 23) the cp.async ring synchronised by mbarriers instead of one barrier a k tile (Config's
 //            RING_, the spec's `sync: mbarrier`), the big tiles in 3 and 4 stages; layout -DLAYOUT.
+//   -DSET=7  (session 25) the 128x128x16 tile in 4 warps of 64x64 (threads of 8x16, as the 128x256 tile's and
+//            cuBLAS's SIMT kernels), two or three blocks an SM, against the spec's 8 warps of 32x64; layout -DLAYOUT.
 //   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
 //            Needs the orders patched into a copy of the header (the spec keeps two of them):
 //              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
@@ -127,8 +129,31 @@ using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
   V{std::string(name) + " ring" #R, kLayout, kgen::sgemm::launch<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
 #endif
 
+#if SET == 7
+// Session 25: 4 warps of 64x64 on the 128x128 tile. MB is the blocks per SM the kernel is bounded for.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int MAP, int O, bool R>
+using CfgW = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, 1, MAP, O, false, false, R>;
+#define WV(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
+  V{name, kLayout, kgen::sgemm::launch<CfgW<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
+#endif
+
 static std::vector<V> variants() {
-#if SET == 6
+#if SET == 7
+  return {
+      WV("b128x128x16 w32x64 t8x8 lc fz s3 (spec)", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, false),
+      WV("b128x128x16 w32x64 t8x8 lc fz s3 mb", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, true),
+      WV("b128x256x16 w64x64 t8x16 s3 (spec)", 128, 256, 16, 64, 64, 8, 16, 1, 3, 0, 0, false),
+      WV("b128x128x16 w64x64 t8x16 s3", 128, 128, 16, 64, 64, 8, 16, 1, 3, 0, 0, false),
+      WV("b128x128x16 w64x64 t8x16 s3 lc", 128, 128, 16, 64, 64, 8, 16, 1, 3, 1, 0, false),
+      WV("b128x128x16 w64x64 t8x16 s3 fz", 128, 128, 16, 64, 64, 8, 16, 1, 3, 0, 1, false),
+      WV("b128x128x16 w64x64 t8x16 s3 fq", 128, 128, 16, 64, 64, 8, 16, 1, 3, 0, 2, false),
+      WV("b128x128x16 w64x64 t8x16 s3 mb", 128, 128, 16, 64, 64, 8, 16, 1, 3, 0, 0, true),
+      WV("b128x128x16 w64x64 t8x16 s4", 128, 128, 16, 64, 64, 8, 16, 1, 4, 0, 0, false),
+      WV("b128x128x16 w64x64 t8x16 s3 3/SM", 128, 128, 16, 64, 64, 8, 16, 3, 3, 0, 0, false),
+      WV("b128x128x8 w64x64 t8x16 s4", 128, 128, 8, 64, 64, 8, 16, 1, 4, 0, 0, false),
+      WV("b128x128x32 w64x64 t8x16 s3", 128, 128, 32, 64, 64, 8, 16, 1, 3, 0, 0, false),
+  };
+#elif SET == 6
   return {
       RNG("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 0),
       RNG("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1),
