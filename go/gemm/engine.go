@@ -742,7 +742,8 @@ func sameTiling(x, y kernels.GEMM) bool {
 // multiprocessor, an instance whose launches choose their own split count
 // (SplitFill, the first in ranking order) runs instead if its tiling has at
 // least minFillTiles tiles and its launch would split (tuning.FillSplits,
-// the launcher's rule, at fillBlocksPerSM): it splits as the GPU at hand
+// the launcher's rule, at fillBlocksPerSM, or fillEdgeBlocksPerSM where
+// C's dimensions are not multiples of its tile's): it splits as the GPU at hand
 // needs (kgen::fill_splits counts its multiprocessors and the blocks each
 // holds). Where that launch would split 2 ways, a split-K instance of the
 // same tile in 2 splits summed in a cluster (ClusterReduce) runs instead:
@@ -788,7 +789,11 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	}
 	if len(fill) > 0 && blocks(best) < 2*sms && blocks(fill[0]) >= minFillTiles {
 		f := fill[0]
-		if s := tuning.FillSplits(blocks(f), ceilDiv(k, f.Tiling.Block.K), sms, fillBlocksPerSM, splits(f)); s > 1 {
+		perSM := fillBlocksPerSM
+		if m%f.Tiling.Block.M != 0 || n%f.Tiling.Block.N != 0 {
+			perSM = fillEdgeBlocksPerSM
+		}
+		if s := tuning.FillSplits(blocks(f), ceilDiv(k, f.Tiling.Block.K), sms, perSM, splits(f)); s > 1 {
 			for _, c := range split {
 				if s == 2 && c.Tiling.ClusterReduce && splits(c) == 2 && c.Tiling.Block == f.Tiling.Block {
 					return c
@@ -847,6 +852,15 @@ const minSplitDepth = 256
 // 5-10% behind the plain one on an H100 (2048^3, 2048x2048x512).
 const fillBlocksPerSM = 2
 
+// fillEdgeBlocksPerSM is what pickTiling counts instead where C's
+// dimensions are not multiples of the fill tile's, so that its launch runs
+// the kernel with edge tiles. Counting 2 there, the rule took the fill
+// tile in 4 or 5 splits at 886^3 and 1023^3, where its 2 splits summed in a
+// cluster ran 1.11-1.28x faster in every layout of the H100's tunes of
+// sessions 22 to 24; counting 1, it takes those, and at 1000x3000x500
+// still the cluster twin (replayed: TestSGEMMRuleOnMeasuredTimes).
+const fillEdgeBlocksPerSM = 1
+
 // minFillTiles is the fewest C tiles for which pickTiling takes an
 // instance that splits to fill the GPU: on fewer, a smaller tile in many
 // splits runs more blocks (on an H100, 64x64x65536 ran 11-13x faster in
@@ -876,10 +890,12 @@ var ranking = []string{
 	"_b128x128x8_w32x64_t8x8_s4_o2_k4_lc",
 	"_b128x128x16_w32x64_t8x8_s2",
 	// Splits that fill the GPU, ranked among themselves (pickTiling takes
-	// the first): the 128x128 tile in rows_zigzag. Replayed on the H100's
-	// session 22 tune it left 90 of 212 shapes over 5% of the fastest, the
-	// quads_zigzag one 110 (SGEMM's rule: TestSGEMMRuleOnMeasuredTimes).
+	// the first): the 128x128 tile in rows_zigzag, then in quads_zigzag,
+	// which swap places in layout nt (rank). Replayed on the H100's
+	// session 22 tune the first left 90 of 212 shapes over 5% of the
+	// fastest, the second 110 (SGEMM's rule: TestSGEMMRuleOnMeasuredTimes).
 	"_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz",
+	"_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq",
 	// fp16 (hgemm), from the H100 bench of 2026-11-23 (bench/results/
 	// h100-2026-11-23-final.md): at n >= 2048 the 256x128 and 128x256 tiles
 	// at one block per SM beat 128x128 by 2-7% in every layout (the table
@@ -908,20 +924,31 @@ var ranking = []string{
 // synchronises through mbarriers (gen/ir's Syncs).
 const mbarrierSuffix = "_mb"
 
+// fillZigzag is the position in ranking of the first ranked fill tiling;
+// its quads_zigzag twin follows it.
+var fillZigzag = slices.Index(ranking, "_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz")
+
 // rank is the position of the instance's tiling in ranking for operands a
 // and b. With B column-major the 128x128x16 tile with lanes by column beat
 // 128x256x16 at every n on an H100: in nt, where both operands go through
 // 4-byte copies, 0.93-0.94x cuBLAS against 0.84-0.86x; in tt 0.98-1.00x
 // against 0.96-0.98x (session 8's harness). There the two swap places
-// (second and third, behind the tile in rows_zigzag).
+// (second and third, behind the tile in rows_zigzag). In nt the fill tile
+// in quads_zigzag ran 2% faster than in rows_zigzag (geometric mean over
+// the 53 shapes of the H100's tunes of sessions 23 and 24; up to 9% where
+// the rule takes it, 128x8192x8192, 512x512x8192, 1024^3): there the two
+// fill tilings swap places.
 func rank(name string, a, b Order) int {
 	// The ring's synchronisation (kernels/README.md, "sync") follows the
 	// layout: an instance ranks as its tiling does.
 	name = strings.TrimSuffix(name, mbarrierSuffix)
 	for i, suffix := range ranking {
 		if strings.HasSuffix(name, suffix) {
-			if b == ColMajor && (i == 1 || i == 2) {
+			switch {
+			case b == ColMajor && (i == 1 || i == 2):
 				return 3 - i
+			case a == RowMajor && b == ColMajor && (i == fillZigzag || i == fillZigzag+1):
+				return 2*fillZigzag + 1 - i
 			}
 			return i
 		}

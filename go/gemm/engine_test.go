@@ -80,6 +80,13 @@ func TestPickTilingSplitK(t *testing.T) {
 		"no cluster twin of the fill tile: the fill instance")
 	assert.Equal(t, "fill", pickTiling(withCluster, 1024, 1024, 1024, 132).Name,
 		"the fill launch splits 4 ways: the fill instance")
+	// 1023^3: the same 64 tiles, with edges, counted at one block per SM:
+	// 1 x (64 + 4) x 6/5 = 81.6 unsplit, 1 x (32 + 4) = 36 and 1.5 to
+	// reduce in 2 splits, 2 x (22 + 4) = 52 in 3.
+	assert.Equal(t, "cluster", pickTiling(withCluster, 1023, 1023, 1023, 132).Name,
+		"tiles past C's edges: one fill block per SM, so 2 splits, summed in a cluster")
+	assert.Equal(t, "cluster", pickTiling(withCluster, 1023, 1024, 1024, 132).Name,
+		"M alone past a tile's edge counts so too")
 }
 
 // TestWorkspaceBytesOfFillSplits: an instance whose launches choose their
@@ -117,6 +124,18 @@ func TestRankPrefers128x128ForKContiguousOperands(t *testing.T) {
 	assert.Less(t, rank(wide, RowMajor, RowMajor), rank(square, RowMajor, RowMajor))
 	assert.Less(t, rank(square, RowMajor, ColMajor), rank(wide, RowMajor, ColMajor))
 	assert.Equal(t, len(ranking), rank("sgemm_nn_f32_b1x1x1_w1x1_t1x1_s2", RowMajor, RowMajor))
+}
+
+// TestRankFillTilesByLayout: of the two fill tilings, rows_zigzag leads
+// but in nt, where quads_zigzag does; both rank together.
+func TestRankFillTilesByLayout(t *testing.T) {
+	zigzag := "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fz" + mbarrierSuffix
+	quads := "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq" + mbarrierSuffix
+	for _, l := range []struct{ a, b Order }{{RowMajor, RowMajor}, {ColMajor, RowMajor}, {ColMajor, ColMajor}} {
+		assert.Equal(t, rank(zigzag, l.a, l.b)+1, rank(quads, l.a, l.b), "A %s, B %s", l.a, l.b)
+	}
+	assert.Equal(t, rank(quads, RowMajor, ColMajor)+1, rank(zigzag, RowMajor, ColMajor), "nt")
+	assert.Equal(t, rank(zigzag, RowMajor, RowMajor), rank(quads, RowMajor, ColMajor), "nt: the same two places")
 }
 
 func TestWorkspaceBytes(t *testing.T) {
