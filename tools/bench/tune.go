@@ -38,6 +38,7 @@ var (
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
+	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table")
 )
 
 // tuneTolerance is issue 9's bound: the pick within 5% of the fastest.
@@ -122,6 +123,22 @@ func runTune(iters, warmup int, filter string) error {
 			}
 		}
 		fmt.Println()
+	}
+
+	if *tuneMerge != "" {
+		prev, err := tuning.ReadRaw(*tuneMerge)
+		if err != nil {
+			return fmt.Errorf("-tune-merge: %w", err)
+		}
+		built := map[string]bool{}
+		for _, in := range b.eng.Instances() {
+			built[in.Name] = true
+		}
+		n, err := mergeTimings(t, prev, families, built)
+		if err != nil {
+			return fmt.Errorf("-tune-merge %s: %w", *tuneMerge, err)
+		}
+		fmt.Printf("tune: merged %d times of instances not measured in this run from %s\n", n, *tuneMerge)
 	}
 
 	table := tuning.Table{

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -103,6 +104,44 @@ type gridKey struct{ family, layout string }
 // timings are median milliseconds per grid, shape and instance; an
 // instance that failed its check at a shape is absent there.
 type timings map[gridKey]map[shape]map[string]float64
+
+// mergeTimings adds to t, a run's times, prev's times (a previous run's
+// -tune-raw records) of the families' instances in built that t lacks,
+// and returns how many it added; t's own times win. Every shape of t must
+// be in prev and the other way round, one family and layout at a time, as
+// the same -tune-grid and -tune-seed give: else some instances would lack
+// times at some shapes, which the table's prediction cannot use.
+func mergeTimings(t timings, prev []tuning.RawPoint, families []string, built map[string]bool) (int, error) {
+	seen := map[gridKey]map[shape]bool{}
+	added := 0
+	for _, p := range prev {
+		k, s := gridKey{p.Family, p.Layout}, shape{p.M, p.N, p.K}
+		if !slices.Contains(families, p.Family) {
+			continue
+		}
+		if t[k][s] == nil {
+			return 0, fmt.Errorf("%s %s %s is not measured in this run (use the previous run's -tune-grid and -tune-seed)", p.Family, p.Layout, s)
+		}
+		if seen[k] == nil {
+			seen[k] = map[shape]bool{}
+		}
+		seen[k][s] = true
+		for name, ms := range p.Ms {
+			if _, ok := t[k][s][name]; !ok && built[name] && ms > 0 {
+				t[k][s][name] = ms
+				added++
+			}
+		}
+	}
+	for k, byShape := range t {
+		for s := range byShape {
+			if !seen[k][s] {
+				return 0, fmt.Errorf("%s %s %s is not in the previous run", k.family, k.layout, s)
+			}
+		}
+	}
+	return added, nil
+}
 
 func (t timings) add(k gridKey, s shape, inst string, ms float64) {
 	if t[k] == nil {

@@ -255,3 +255,38 @@ func TestRawTimesRoundTrip(t *testing.T) {
 	g := tuning.GridOf(pts)
 	assert.Equal(t, []tuning.Point{{M: 256, N: 256, K: 256, Ms: []float64{0.01235}}}, g.Points, "grid shapes only, four digits kept")
 }
+
+// TestMergeTimings: a run of new instances takes a previous run's times of
+// the others, its own winning, and only where both runs measured the same
+// shapes; instances no longer built and other families stay out.
+func TestMergeTimings(t *testing.T) {
+	s1, s2 := shape{256, 256, 256}, shape{181, 181, 181}
+	nn := gridKey{"sgemm", "nn"}
+	run := func() timings {
+		tm := timings{}
+		tm.add(nn, s1, "new", 0.5)
+		tm.add(nn, s2, "new", 0.25)
+		return tm
+	}
+	prev := []tuning.RawPoint{
+		{Family: "sgemm", Layout: "nn", M: 256, N: 256, K: 256, Grid: true, Ms: map[string]float64{"old": 0.4, "new": 9, "gone": 0.1}},
+		{Family: "sgemm", Layout: "nn", M: 181, N: 181, K: 181, Ms: map[string]float64{"old": 0.2}},
+		{Family: "hgemm", Layout: "nn", M: 512, N: 512, K: 512, Grid: true, Ms: map[string]float64{"h": 0.1}},
+	}
+	built := map[string]bool{"old": true, "new": true, "h": true}
+	tm := run()
+	n, err := mergeTimings(tm, prev, []string{"sgemm"}, built)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
+	assert.Equal(t, timings{nn: {s1: {"new": 0.5, "old": 0.4}, s2: {"new": 0.25, "old": 0.2}}}, tm)
+
+	_, err = mergeTimings(run(), prev[:1], []string{"sgemm"}, built)
+	assert.ErrorContains(t, err, "sgemm nn 181x181x181 is not in the previous run")
+	tm = run()
+	tm.add(gridKey{"sgemm", "tt"}, s1, "new", 1)
+	_, err = mergeTimings(tm, prev, []string{"sgemm"}, built)
+	assert.ErrorContains(t, err, "sgemm tt 256x256x256 is not in the previous run")
+	other := append(slices.Clone(prev), tuning.RawPoint{Family: "sgemm", Layout: "nn", M: 7, N: 7, K: 7, Ms: map[string]float64{"old": 1}})
+	_, err = mergeTimings(run(), other, []string{"sgemm"}, built)
+	assert.ErrorContains(t, err, "sgemm nn 7x7x7 is not measured in this run")
+}

@@ -1675,6 +1675,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
 		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -1775,6 +1795,26 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2155,6 +2195,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
 		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -2255,6 +2315,26 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2595,6 +2675,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
 		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -2695,6 +2795,26 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3075,6 +3195,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
 			Stages: 4, MinBlocksPerSM: 3, SplitK: 1},
 		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 25600},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
+			Stages: 4, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 75264},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
@@ -3175,6 +3315,26 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 128},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
 }
 
 // GEMVs lists every gemv instance once per arch it is built for.
@@ -6069,6 +6229,22 @@ func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6147,6 +6323,22 @@ func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
@@ -6453,6 +6645,22 @@ func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6531,6 +6739,22 @@ func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
@@ -6805,6 +7029,22 @@ func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6883,6 +7123,22 @@ func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
@@ -7189,6 +7445,22 @@ func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7267,4 +7539,20 @@ func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
