@@ -19,7 +19,8 @@ import (
 // 18's two (2026-11-26) the 19 of the table, session 20's 19-21, session
 // 21's 22-24, session 22's the same 22-24 with other fill splits and
 // session 23's with the mbarrier ring and session 24's with the fill
-// splits counting their reduction (2026-11-27), the last of them the
+// splits counting their reduction (2026-11-27), and session 25's, those
+// times with the small tiles' fill splits measured beside them, the
 // committed one (kernels/tuning/).
 var sgemmTimes = []struct {
 	path string
@@ -94,6 +95,17 @@ var sgemmTimes = []struct {
 	// tune (seed 25, other shapes between), the committed table: the fill
 	// instances split by FillSplits with the reduction counted.
 	{"../../bench/results/h100-2026-11-27-session24-call4-tune-sgemm-raw.json.gz", 1.16, 1.59, 18, 13},
+	// Between: 1.470x nn, 1.553x nt, 1.515x tn, 1.272x tt (4, 9, 10,
+	// 12), every worst at 362^3, where the 64x64 tile splitting to fill
+	// the GPU ran 1.5x faster than any instance before and the table still
+	// picks the 128x128 fill tile, as session 24's did; leave-one-out:
+	// 1.402, 1.404, 1.589, 1.588 (5, 3, 5, 5). Session 25's table: the
+	// fill splits of 128x64x8 and 64x64x8 measured alone (seed 25) and
+	// merged with session 24's times of the others (bench -tune-merge).
+	// Against session 24's table on these times its picks are 1% faster
+	// at the grid shapes (geometric mean; 128x128x4096 1.16-1.29x), level
+	// between them, 14 of 212 shapes over 5% faster and 5 over 5% slower.
+	{"../../bench/results/h100-2026-11-27-session25-call3-tune-sgemm-merged-raw.json.gz", 1.56, 1.59, 35, 18},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.

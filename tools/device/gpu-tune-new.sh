@@ -28,6 +28,8 @@ step() { # name timeout command...
     tee -a "$OUT/device.txt"
 }
 step tests 120 /tmp/gemm.test -test.short -test.count=1 -test.v -test.run "TestEveryInstanceAgainstCPU/.*/.*$NEW"
+# The table written to $OUT keeps the other families' grids of the committed one.
+cp kernels/tuning/*.yaml "$OUT"/
 t0=$(date +%s)
 timeout 200 go run ./tools/bench -tune -tune-families sgemm -tune-seed "$SEED" -filter "$NEW" -tune-merge "$MERGE" \
   -tune-raw "$OUT/tune-raw.json" -tune-out "$OUT" >"$OUT/tune.txt" 2>&1
