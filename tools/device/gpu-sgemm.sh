@@ -14,16 +14,6 @@ device_build
 
 # Test binaries run directly (a timed-out `go test` leaves its binary on the GPU).
 go test -tags cublas -c -o /tmp/gemm.test ./tests/gemm || exit 1
-step() { # name timeout command...
-  local name=$1 limit=$2 t0
-  shift 2
-  t0=$(date +%s)
-  (cd /tmp && timeout -k 5 "$limit" "$@" >"$OUT/$name.log" 2>&1)
-  local st=$?
-  echo "$name: exit $st in $(($(date +%s) - t0)) s, $(grep -c -- '--- PASS' "$OUT/$name.log") passed," \
-    "$(grep -c -- '--- FAIL' "$OUT/$name.log") failed, $(grep -c -- '--- SKIP' "$OUT/$name.log") skipped" \
-    "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$name.log")" | tee -a "$OUT/device.txt"
-}
 step tests 240 /tmp/gemm.test -test.short -test.count=1 -test.v -test.timeout 230s
 grep -E -- '--- FAIL' "$OUT/tests.log" | head -20
 # A run pattern that selects some instances fails the tests' own "every

@@ -17,16 +17,6 @@ set -uo pipefail
 source tools/device/lib.sh
 device_build
 go test -tags cublas -c -o /tmp/gemm.test ./tests/gemm || exit 1
-step() { # name timeout command...
-  local name=$1 limit=$2 t0
-  shift 2
-  t0=$(date +%s)
-  (cd /tmp && timeout -k 5 "$limit" "$@" >"$OUT/$name.log" 2>&1)
-  local st=$?
-  echo "$name: exit $st in $(($(date +%s) - t0)) s, $(grep -c -- '--- PASS' "$OUT/$name.log") passed," \
-    "$(grep -c -- '--- FAIL' "$OUT/$name.log") failed $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$name.log")" |
-    tee -a "$OUT/device.txt"
-}
 step tests 120 /tmp/gemm.test -test.short -test.count=1 -test.v -test.run "TestEveryInstanceAgainstCPU/.*/.*$NEW"
 # The table written to $OUT keeps the other families' grids of the committed one.
 cp kernels/tuning/*.yaml "$OUT"/

@@ -1,8 +1,9 @@
 # Shared start of the device scripts (gpu-run.sh, gpu-check.sh,
-# gpu-sgemm.sh): source it from the repository root after
+# gpu-sgemm.sh, gpu-tune-new.sh): source it from the repository root after
 # .devicecarry/setup.sh. It creates $OUT, records the GPU (with its clocks,
 # temperature and power), nvcc and Go in $OUT/device.txt, and exports what
-# the cgo builds and the GPU tests need; device_build builds the library.
+# the cgo builds and the GPU tests need; device_build builds the library,
+# step runs and records one test binary or sanitizer.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 {
@@ -26,4 +27,19 @@ device_build() {
     exit 1
   }
   echo "build: $(($(date +%s) - start)) s" | tee -a "$OUT/device.txt"
+}
+
+# step runs a test binary or sanitizer from /tmp with a time limit, its
+# output in $OUT/<name>.log, and records in $OUT/device.txt its exit status,
+# time, subtests passed, failed and skipped, and any sanitizer summary.
+#   step name timeout command...
+step() {
+  local name=$1 limit=$2 t0
+  shift 2
+  t0=$(date +%s)
+  (cd /tmp && timeout -k 5 "$limit" "$@" >"$OUT/$name.log" 2>&1)
+  local st=$?
+  echo "$name: exit $st in $(($(date +%s) - t0)) s, $(grep -c -- '--- PASS' "$OUT/$name.log") passed," \
+    "$(grep -c -- '--- FAIL' "$OUT/$name.log") failed, $(grep -c -- '--- SKIP' "$OUT/$name.log") skipped" \
+    "$(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/$name.log")" | tee -a "$OUT/device.txt"
 }
