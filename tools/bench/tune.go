@@ -130,11 +130,16 @@ func runTune(iters, warmup int, filter string) error {
 		if err != nil {
 			return fmt.Errorf("-tune-merge: %w", err)
 		}
-		built := map[string]bool{}
+		// The other built instances: one this run measured and left out
+		// (its output was wrong) stays out.
+		others := map[string]bool{}
 		for _, in := range b.eng.Instances() {
-			built[in.Name] = true
+			others[in.Name] = true
 		}
-		n, err := mergeTimings(t, prev, families, built)
+		for _, in := range insts {
+			delete(others, in.Name)
+		}
+		n, err := mergeTimings(t, prev, families, others)
 		if err != nil {
 			return fmt.Errorf("-tune-merge %s: %w", *tuneMerge, err)
 		}

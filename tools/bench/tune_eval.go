@@ -106,12 +106,12 @@ type gridKey struct{ family, layout string }
 type timings map[gridKey]map[shape]map[string]float64
 
 // mergeTimings adds to t, a run's times, prev's times (a previous run's
-// -tune-raw records) of the families' instances in built that t lacks,
-// and returns how many it added; t's own times win. Every shape of t must
+// -tune-raw records) of the families' instances in others, those built but
+// not measured in this run, and returns how many it added. Every shape of t must
 // be in prev and the other way round, one family and layout at a time, as
 // the same -tune-grid and -tune-seed give: else some instances would lack
 // times at some shapes, which the table's prediction cannot use.
-func mergeTimings(t timings, prev []tuning.RawPoint, families []string, built map[string]bool) (int, error) {
+func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others map[string]bool) (int, error) {
 	seen := map[gridKey]map[shape]bool{}
 	added := 0
 	for _, p := range prev {
@@ -127,7 +127,7 @@ func mergeTimings(t timings, prev []tuning.RawPoint, families []string, built ma
 		}
 		seen[k][s] = true
 		for name, ms := range p.Ms {
-			if _, ok := t[k][s][name]; !ok && built[name] && ms > 0 {
+			if _, ok := t[k][s][name]; !ok && others[name] && ms > 0 {
 				t[k][s][name] = ms
 				added++
 			}

@@ -258,7 +258,8 @@ func TestRawTimesRoundTrip(t *testing.T) {
 
 // TestMergeTimings: a run of new instances takes a previous run's times of
 // the others, its own winning, and only where both runs measured the same
-// shapes; instances no longer built and other families stay out.
+// shapes; instances no longer built, or measured in this run, and other
+// families stay out.
 func TestMergeTimings(t *testing.T) {
 	s1, s2 := shape{256, 256, 256}, shape{181, 181, 181}
 	nn := gridKey{"sgemm", "nn"}
@@ -273,12 +274,23 @@ func TestMergeTimings(t *testing.T) {
 		{Family: "sgemm", Layout: "nn", M: 181, N: 181, K: 181, Ms: map[string]float64{"old": 0.2}},
 		{Family: "hgemm", Layout: "nn", M: 512, N: 512, K: 512, Grid: true, Ms: map[string]float64{"h": 0.1}},
 	}
-	built := map[string]bool{"old": true, "new": true, "h": true}
+	built := map[string]bool{"old": true, "h": true}
 	tm := run()
 	n, err := mergeTimings(tm, prev, []string{"sgemm"}, built)
 	require.NoError(t, err)
 	assert.Equal(t, 2, n)
 	assert.Equal(t, timings{nn: {s1: {"new": 0.5, "old": 0.4}, s2: {"new": 0.25, "old": 0.2}}}, tm)
+
+	// "new" measured in this run, wrong at s2 (so absent there): the
+	// previous run's time does not bring it back.
+	tm = timings{}
+	tm.add(nn, s1, "new", 0.5)
+	tm.add(nn, s2, "other", 0.3)
+	prev[1].Ms["new"] = 0.1
+	_, err = mergeTimings(tm, prev, []string{"sgemm"}, built)
+	require.NoError(t, err)
+	assert.NotContains(t, tm[nn][s2], "new")
+	delete(prev[1].Ms, "new")
 
 	_, err = mergeTimings(run(), prev[:1], []string{"sgemm"}, built)
 	assert.ErrorContains(t, err, "sgemm nn 181x181x181 is not in the previous run")
