@@ -158,6 +158,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -184,6 +186,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
@@ -208,6 +212,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -234,6 +240,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm86/gf_naive_v4_t256_r1.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm86/gf_nibble_v16_t256_r8.o \
@@ -368,6 +376,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -394,6 +404,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
@@ -418,6 +430,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -444,6 +458,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm89/gf_naive_v4_t256_r1.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm89/gf_nibble_v16_t256_r8.o \
@@ -578,6 +594,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -604,6 +622,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
@@ -628,6 +648,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -654,6 +676,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm90/gf_naive_v4_t256_r1.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r4.o \
 	$(KGEN_BUILD)/sm90/gf_nibble_v16_t256_r8.o \
@@ -800,6 +824,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -826,6 +852,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k2_lc.o \
@@ -850,6 +878,8 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k2_lc_mb.o \
@@ -875,7 +905,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb.o
 
 $(KGEN_BUILD)/sm80/%.o: kernels/generated/%.cu $(KGEN_HEADERS)
 	@mkdir -p $(@D)

@@ -1815,6 +1815,46 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
 		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2335,6 +2375,46 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
 		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2815,6 +2895,46 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
 		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3335,6 +3455,46 @@ var GEMMs = []GEMM{
 			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{4, 8, 0},
 			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
 		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17408},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 17472},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 64, 8}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 4, MinBlocksPerSM: 4, SplitK: 1, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90},
 }
 
 // GEMVs lists every gemv instance once per arch it is built for.
@@ -6341,6 +6501,38 @@ func kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6757,6 +6949,38 @@ func kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s2_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7139,6 +7363,38 @@ func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s2_sm80(p *GEMMParams) int {
@@ -7555,4 +7811,36 @@ func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x64x8_w32x32_t8x4_s4_o4_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }

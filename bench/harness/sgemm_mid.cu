@@ -1,0 +1,157 @@
+// Harness (session 26): kgen's small tiles against cuBLAS SGEMM (pedantic math) at mid-size shapes, where cuBLAS runs
+// 64x64x8, 32x64x8 and 128x64x8 tiles of 64-128 threads (bench/results/h100-2026-11-27-session26.md, from
+// bench/harness/cublas_kernels.cu under Nsight Compute) and kgen falls to 0.6-0.8x of it. One layout per build
+// (-DLAYOUT 0-3: nn nt tn tt); the variants below are Configs of kgen/sgemm.cuh launched through
+// kgen::sgemm::launch, every one checked against cuBLAS first (largest difference relative to the largest |C|), then
+// timed in interleaved rounds (bench/harness/timing.h) over operand sets rotated past the 50 MB L2. One CSV line per
+// (shape, variant): layout,M,N,K,variant,ms,graph_ms,x_cublas,reldiff. Shapes from the first argument
+// ("886x886x886,466x2321x233"); a second argument "prof" launches each variant once per shape after the check, for
+// Nsight Compute, and times nothing. With -I to a copy of kernels/include patched by
+// bench/harness/sgemm-issue-order.patch first, -DKGEN_ISSUE_AT moves the barrier ring's copies within a k tile.
+// Build on the GPU machine from the repository root:
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=1 -I kernels/include -I . \
+//     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_mid bench/harness/sgemm_mid.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bench/harness/timing.h"
+#include "kgen/sgemm.cuh"
+
+using kgen::Order;
+
+#ifndef LAYOUT
+#define LAYOUT 1
+#endif
+constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
+constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
+constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
+constexpr bool kRing = LAYOUT != 2;  // the spec's big tiles' sync: mbarriers but in tn
+
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
+          bool CL = false, bool FILL = false, bool R = false>
+using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R>;
+
+typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
+                      void*, int64_t, cudaStream_t);
+typedef int64_t (*WsBytes)(int, int, int);
+struct V {
+  const char* name;
+  Launch f;
+  WsBytes ws;
+};
+#define VAR(name, ...) \
+  V { name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, kgen::workspace_bytes<Cfg<__VA_ARGS__>> }
+
+static const V kVariants[] = {
+    VAR("64x64x8 t4x8 s4 (spec)", 64, 64, 8, 32, 32, 4, 8, 4, 4),
+    VAR("64x64x8 t4x8 s4 ring", 64, 64, 8, 32, 32, 4, 8, 4, 4, 1, 0, 0, false, false, true),
+    VAR("64x64x8 t8x4 s4", 64, 64, 8, 32, 32, 8, 4, 4, 4),
+    VAR("64x64x8 t8x4 s4 ring", 64, 64, 8, 32, 32, 8, 4, 4, 4, 1, 0, 0, false, false, true),
+    VAR("64x64x8 w64x16 t8x4 s4", 64, 64, 8, 64, 16, 8, 4, 4, 4),
+    VAR("32x64x8 t4x8 s4 mb8", 32, 64, 8, 32, 32, 4, 8, 8, 4),
+    VAR("32x64x8 t8x4 s4 mb8", 32, 64, 8, 32, 32, 8, 4, 8, 4),
+    VAR("64x64x8 t4x8 s4 fill (spec)", 64, 64, 8, 32, 32, 4, 8, 4, 4, 32, 0, 0, false, true),
+    VAR("64x64x8 t8x4 s4 fill", 64, 64, 8, 32, 32, 8, 4, 4, 4, 32, 0, 0, false, true),
+    VAR("64x64x8 t8x4 s4 ring fill", 64, 64, 8, 32, 32, 8, 4, 4, 4, 32, 0, 0, false, true, true),
+    VAR("128x64x8 t8x8 s4 (spec)", 128, 64, 8, 64, 32, 8, 8, 3, 4),
+    VAR("128x128x16 lc fz s3 k2c (spec)", 128, 128, 16, 32, 64, 8, 8, 1, 3, 2, 1, 1, true, false, kRing),
+    VAR("128x128x16 lc fz s3 (spec)", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1, false, false, kRing),
+    VAR("128x256x16 s3 (spec)", 128, 256, 16, 64, 64, 8, 16, 1, 3),
+};
+constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
+
+static cublasHandle_t h;
+static cudaStream_t g_st;
+static void cublas_run(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C) {
+  const float alpha = 1.f, beta = 0.f;
+  if (cublasSgemm(h, kBColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, kAColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha,
+                  B, ldb, A, lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
+    printf("cublas failed\n");
+    exit(1);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printf("usage: %s MxNxK[,...] [prof]\n", argv[0]);
+    return 2;
+  }
+  const bool prof = argc > 2 && strcmp(argv[2], "prof") == 0;
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
+  cublasSetStream(h, g_st);
+  struct Shape {
+    int M, N, K;
+  };
+  std::vector<Shape> shapes;
+  for (const char* p = argv[1]; *p;) {
+    Shape s{};
+    int used = 0;
+    if (sscanf(p, "%dx%dx%d%n", &s.M, &s.N, &s.K, &used) != 3) {
+      printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+      return 2;
+    }
+    shapes.push_back(s);
+    p += used;
+    if (*p == ',') ++p;
+  }
+  for (const Shape& sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const size_t ec = static_cast<size_t>(M) * N;
+    const OperandSets ops(M, N, K);
+    const int sets = ops.size();
+    const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
+    int64_t wsb = 0;
+    for (const V& v : kVariants) wsb = std::max(wsb, v.ws(M, N, K));
+    float *Cr, *ws;
+    CK(cudaMalloc(&Cr, ec * 4));
+    CK(cudaMalloc(&ws, wsb + 256));
+    auto run = [&](int c, int s) {
+      if (c == 0) return cublas_run(M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
+      const int rc = kVariants[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
+      if (rc) printf("%s launch %d\n", kVariants[c - 1].name, rc), exit(1);
+    };
+    cublas_run(M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr);
+    std::vector<float> ref(ec), got(ec);
+    CK(cudaStreamSynchronize(g_st));
+    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
+    double top = 0;
+    for (float v : ref) top = std::max(top, static_cast<double>(fabsf(v)));
+    std::vector<double> rd(kN + 1, 0);
+    for (int c = 1; c <= kN; ++c) {
+      CK(cudaMemsetAsync(ops.C[0], 0xff, ec * 4, g_st));
+      run(c, 0);
+      CK(cudaStreamSynchronize(g_st));
+      CK(cudaMemcpy(got.data(), ops.C[0], ec * 4, cudaMemcpyDeviceToHost));
+      for (size_t j = 0; j < ec; ++j) {
+        const double d = fabs(static_cast<double>(got[j]) - ref[j]);
+        rd[c] = std::isnan(got[j]) ? INFINITY : std::max(rd[c], d / top);
+      }
+    }
+    if (!prof) {
+      const double flop = 2.0 * M * N * static_cast<double>(K);
+      const int reps = flop > 6e10 ? 10 : 30;
+      const Timings t = time_interleaved(g_st, kN + 1, 2, reps, 7, [&](size_t c, int i) { run(c, i % sets); });
+      printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0\n", kLayout, M, N, K, t.events[0], t.graph[0]);
+      for (int c = 1; c <= kN; ++c) {
+        printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g\n", kLayout, M, N, K, kVariants[c - 1].name, t.events[c],
+               t.graph[c], t.events[0] / t.events[c], rd[c]);
+      }
+    } else {
+      for (int c = 1; c <= kN; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, kVariants[c - 1].name, rd[c]);
+    }
+    fflush(stdout);
+    cudaFree(Cr);
+    cudaFree(ws);
+  }
+  return 0;
+}
