@@ -106,6 +106,13 @@ var sgemmTimes = []struct {
 	// at the grid shapes (geometric mean; 128x128x4096 1.16-1.29x), level
 	// between them, 14 of 212 shapes over 5% faster and 5 over 5% slower.
 	{"../../bench/results/h100-2026-11-27-session25-call3-tune-sgemm-merged-raw.json.gz", 1.56, 1.59, 35, 18},
+	// Between: 1.185x nn (886^3), 1.316x nt, 1.375x tn, 1.210x tt (2, 6,
+	// 4, 8); leave-one-out: 1.402, 1.404, 1.642, 1.588 (7, 2, 6, 6).
+	// Session 26's table: the 64x64 tile with threads of 8x4 (split to
+	// fill the GPU, and plain with mbarriers) measured alone (seed 25) and
+	// merged with session 25's times of the others. 362^3, the worst
+	// between shapes before in every layout, now takes the new fill tile.
+	{"../../bench/results/h100-2026-11-27-session26-call5-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 20, 21},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
