@@ -87,9 +87,7 @@ static int per_sm() {
   return n;
 }
 
-struct Shape {
-  int M, N, K;
-};
+using Shape = GemmShape;
 
 int main(int argc, char** argv) {
   cublasCreate(&h);
@@ -107,16 +105,9 @@ int main(int argc, char** argv) {
                           {1536, 1536, 1536}, {2048, 2048, 2048}};
   if (argc > 1) {
     shapes.clear();
-    for (const char* p = argv[1]; *p;) {
-      Shape sh{};
-      int used = 0;
-      if (sscanf(p, "%dx%dx%d%n", &sh.M, &sh.N, &sh.K, &used) != 3) {
-        printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
-        return 2;
-      }
-      shapes.push_back(sh);
-      p += used;
-      if (*p == ',') ++p;
+    if (!parse_shapes(argv[1], shapes)) {
+      printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+      return 2;
     }
   }
   for (const Shape& sh : shapes) {

@@ -89,22 +89,12 @@ int main(int argc, char** argv) {
   cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
   CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
   cublasSetStream(h, g_st);
-  struct Shape {
-    int M, N, K;
-  };
-  std::vector<Shape> shapes;
-  for (const char* p = argv[1]; *p;) {
-    Shape s{};
-    int used = 0;
-    if (sscanf(p, "%dx%dx%d%n", &s.M, &s.N, &s.K, &used) != 3) {
-      printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
-      return 2;
-    }
-    shapes.push_back(s);
-    p += used;
-    if (*p == ',') ++p;
+  std::vector<GemmShape> shapes;
+  if (!parse_shapes(argv[1], shapes)) {
+    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+    return 2;
   }
-  for (const Shape& sh : shapes) {
+  for (const GemmShape& sh : shapes) {
     const int M = sh.M, N = sh.N, K = sh.K;
     const size_t ec = static_cast<size_t>(M) * N;
     const OperandSets ops(M, N, K);

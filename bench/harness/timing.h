@@ -47,6 +47,23 @@ struct OperandSets {
   int size() const { return static_cast<int>(A.size()); }
 };
 
+// GemmShape is an M x N x K problem; parse_shapes appends those of a list such as "518x429x255,1000x3000x500" to
+// shapes and reports whether the whole list parsed.
+struct GemmShape {
+  int M, N, K;
+};
+inline bool parse_shapes(const char* list, std::vector<GemmShape>& shapes) {
+  for (const char* p = list; *p;) {
+    GemmShape s{};
+    int used = 0;
+    if (sscanf(p, "%dx%dx%d%n", &s.M, &s.N, &s.K, &used) != 3) return false;
+    shapes.push_back(s);
+    p += used;
+    if (*p == ',') ++p;
+  }
+  return true;
+}
+
 inline float median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
