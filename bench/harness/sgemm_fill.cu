@@ -137,18 +137,13 @@ int main(int argc, char** argv) {
     std::vector<float> ref(ec), got(ec);
     CK(cudaStreamSynchronize(g_st));
     CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
-    double top = 0;
-    for (float v : ref) top = std::max(top, static_cast<double>(fabsf(v)));
     std::vector<double> rd(cands.size(), 0);
     for (size_t c = 1; c < cands.size(); ++c) {
       CK(cudaMemset(C[0], 0xff, ec * 4));
       cands[c](0);
       CK(cudaStreamSynchronize(g_st));
       CK(cudaMemcpy(got.data(), C[0], ec * 4, cudaMemcpyDeviceToHost));
-      for (size_t j = 0; j < ec; ++j) {
-        const double d = fabs(static_cast<double>(got[j]) - ref[j]);
-        rd[c] = std::isnan(got[j]) ? INFINITY : std::max(rd[c], d / top);
-      }
+      rd[c] = max_rel_diff(got, ref);
     }
     const double flop = 2.0 * M * N * static_cast<double>(K);
     const int reps = flop > 6e10 ? 10 : 30;

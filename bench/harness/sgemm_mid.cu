@@ -114,18 +114,13 @@ int main(int argc, char** argv) {
     std::vector<float> ref(ec), got(ec);
     CK(cudaStreamSynchronize(g_st));
     CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
-    double top = 0;
-    for (float v : ref) top = std::max(top, static_cast<double>(fabsf(v)));
     std::vector<double> rd(kN + 1, 0);
     for (int c = 1; c <= kN; ++c) {
       CK(cudaMemsetAsync(ops.C[0], 0xff, ec * 4, g_st));
       run(c, 0);
       CK(cudaStreamSynchronize(g_st));
       CK(cudaMemcpy(got.data(), ops.C[0], ec * 4, cudaMemcpyDeviceToHost));
-      for (size_t j = 0; j < ec; ++j) {
-        const double d = fabs(static_cast<double>(got[j]) - ref[j]);
-        rd[c] = std::isnan(got[j]) ? INFINITY : std::max(rd[c], d / top);
-      }
+      rd[c] = max_rel_diff(got, ref);
     }
     if (!prof) {
       const double flop = 2.0 * M * N * static_cast<double>(K);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #define CK(x)                                                      \
@@ -62,6 +63,18 @@ inline bool parse_shapes(const char* list, std::vector<GemmShape>& shapes) {
     if (*p == ',') ++p;
   }
   return true;
+}
+
+// max_rel_diff is the largest |got - ref| over the largest |ref| (+Inf where got holds a NaN): how the harnesses check
+// a kernel's C against cuBLAS's.
+inline double max_rel_diff(const std::vector<float>& got, const std::vector<float>& ref) {
+  double top = 0, worst = 0;
+  for (float v : ref) top = std::max(top, static_cast<double>(fabsf(v)));
+  for (size_t j = 0; j < ref.size(); ++j) {
+    if (std::isnan(got[j])) return INFINITY;
+    worst = std::max(worst, fabs(static_cast<double>(got[j]) - ref[j]));
+  }
+  return worst / top;
 }
 
 inline float median(std::vector<float> v) {
