@@ -117,12 +117,12 @@ using CfgO = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S,
         kgen::sgemm::launch<Spr<CfgO<BM, BN, BK, WM, WN, TM, TN, S, MAP, O>, true>>}
 #endif
 
-#if SET == 6
+#if SET == 6 || SET == 7
 // Session 23: the cp.async ring synchronised by mbarriers (Config's RING_: the slot of tile t - 1 refilled after tile
 // t's multiply-adds, so that warps drift up to a tile apart; "ring1") against one barrier a k tile ("ring0"), for the
 // engine's big tiles; layout -DLAYOUT. Call 1 of the session ran this at 49b289a, which also had "ring2" (mbarriers,
 // slot refilled before the multiply-adds, as the barrier orders it): results in
-// bench/results/h100-2026-11-27-session23.md.
+// bench/results/h100-2026-11-27-session23.md. SET 7 builds its variants from CfgR too.
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int MAP, int O, bool R>
 using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, 1, MAP, O, false, false, R>;
 #define RNG(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
@@ -131,10 +131,8 @@ using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
 
 #if SET == 7
 // Session 25: 4 warps of 64x64 on the 128x128 tile. MB is the blocks per SM the kernel is bounded for.
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int MAP, int O, bool R>
-using CfgW = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, 1, MAP, O, false, false, R>;
 #define WV(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
-  V{name, kLayout, kgen::sgemm::launch<CfgW<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
+  V{name, kLayout, kgen::sgemm::launch<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
 #endif
 
 static std::vector<V> variants() {

@@ -77,6 +77,18 @@ inline double max_rel_diff(const std::vector<float>& got, const std::vector<floa
   return worst / top;
 }
 
+// poisoned_rel_diff fills C, ref.size() floats, with NaNs on st, calls launch (which writes C on st), and returns
+// max_rel_diff of what it wrote against ref.
+template <class F>
+double poisoned_rel_diff(float* C, const std::vector<float>& ref, cudaStream_t st, F launch) {
+  std::vector<float> got(ref.size());
+  CK(cudaMemsetAsync(C, 0xff, ref.size() * 4, st));
+  launch();
+  CK(cudaStreamSynchronize(st));
+  CK(cudaMemcpy(got.data(), C, ref.size() * 4, cudaMemcpyDeviceToHost));
+  return max_rel_diff(got, ref);
+}
+
 inline float median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
