@@ -206,6 +206,17 @@ func TestChoiceTables(t *testing.T) {
 			t.Errorf("ring synchronisation %v and FFMA order %v share the name suffix %q", y, o, suffix)
 		}
 	}
+	// The tail follows the ring's synchronisation ("_mb_tc"): its suffix
+	// must be none of the choices' before it.
+	syncs := checkChoices(t, "ring synchronisation", AllSyncs, SyncBarrier, Syncs, ParseSync)
+	for suffix, tl := range checkChoices(t, "tail", AllTails, TailWhole, Tails, ParseTail) {
+		_, lane := lanes[suffix]
+		_, order := orders[suffix]
+		_, sync := syncs[suffix]
+		if suffix != "" && (lane || order || sync || suffix == PackSuffix) {
+			t.Errorf("tail %v shares the name suffix %q with another choice", tl, suffix)
+		}
+	}
 	reduces := checkChoices(t, "split reduction", AllSplitReduces, SplitInWorkspace, SplitReduces, ParseSplitReduce)
 	// So does the split count's ("_k16f"): it must not be read as a
 	// reduction's.
@@ -242,8 +253,23 @@ func TestChoiceTables(t *testing.T) {
 	if q := *p; func() bool { q.Stages = 2; return q.Mbarriers() }() {
 		t.Error("Mbarriers with 2 stages: the register pipeline has no ring")
 	}
+	// The tail follows the ring's synchronisation; it needs the cp.async
+	// ring (whose shared memory holds a split's partial tile) and no split.
+	p.Tail = TailCluster
+	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc"; got != want || !p.TailSplit() {
+		t.Errorf("InstanceName = %q, want %q (TailSplit %v)", got, want, p.TailSplit())
+	}
+	for _, q := range []GemmParams{{Stages: 2, SplitK: 1, Tail: TailCluster}, {Stages: 3, SplitK: 2, Tail: TailCluster}, {Stages: 3, SplitK: 1}} {
+		if q.TailSplit() {
+			t.Errorf("TailSplit with stages %d, split_k %d, tail %v", q.Stages, q.SplitK, q.Tail)
+		}
+	}
 	p.Sync = SyncBarrier
 	// Packing ends the name, after every other choice.
+	if q := *p; func() bool { q.Pack = true; return InstanceName("sgemm", f32, &q) != "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk" }() {
+		t.Error("a packing instance's tail does not come before _pk")
+	}
+	p.Tail = TailWhole
 	p.SplitK, p.SplitReduce, p.FMAOrder, p.Pack = 1, SplitInWorkspace, FMAByRowZigzag, true
 	if got, want := InstanceName("sgemm", f32, p), "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk"; got != want {
 		t.Errorf("InstanceName = %q, want %q", got, want)

@@ -25,6 +25,7 @@ type GemmParams struct {
 	LaneMap     LaneMap     // lanes on the warp's thread grid (CUDA cores only)
 	FMAOrder    FMAOrder    // order of a k step's FFMAs over the thread tile (CUDA cores only)
 	Sync        Sync        // how the cp.async ring's copies and reads meet (CUDA cores only)
+	Tail        Tail        // how a launch runs its last, partly filled wave of tiles (CUDA cores only)
 	// Pack: the k-contiguous operands (A row-major, B column-major) are
 	// transposed into the workspace first and the kernel of A column-major
 	// and B row-major multiplies the copies (kgen::sgemm::launch_packed;
@@ -43,7 +44,8 @@ func (*GemmParams) Op() Op { return GEMM }
 // NameTail is e.g. "nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4",
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc",
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_k16f_lc_fz",
-// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb" or
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb",
+// "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc" or
 // "nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk" (CUDA cores),
 // "nn_f16accf32_b128x128x32_w64x64_s3" (tensor cores) or
 // "nn_f32_blocktile2d_b128x128x8_t8x8" (a ladder step): layouts, dtype, tiles
@@ -83,6 +85,7 @@ func (p *GemmParams) NameTail(t Types) string {
 	b.WriteString(LaneMaps[p.LaneMap].Suffix)
 	b.WriteString(FMAOrders[p.FMAOrder].Suffix)
 	b.WriteString(Syncs[p.Sync].Suffix)
+	b.WriteString(Tails[p.Tail].Suffix)
 	if p.Pack {
 		b.WriteString(PackSuffix)
 	}
@@ -275,3 +278,36 @@ func ParseSync(s string) (Sync, bool) { return lookup(AllSyncs, s, Sync.String) 
 // Mbarriers reports whether p's cp.async ring synchronises through
 // mbarriers (the template's RING argument).
 func (p *GemmParams) Mbarriers() bool { return p.Sync == SyncMbarrier && p.Stages >= 3 }
+
+// Tail is how an sgemm instance's launch runs the last, partly filled wave
+// of its C tiles, where the GPU holds more blocks at once than that wave has
+// (kgen::tail_plan).
+type Tail int
+
+const (
+	// TailWhole: one block a tile, as the others (the default).
+	TailWhole Tail = iota
+	// TailCluster: on sm_90 and later, each of those tiles split in k among
+	// the blocks of a thread-block cluster, summed through distributed
+	// shared memory, in a second grid, where kgen::tail_plan finds that it
+	// finishes sooner (Config's TAIL). Stages 3 to 5 and no split_k.
+	TailCluster
+)
+
+// Tails is the table of every tail.
+var Tails = map[Tail]Choice{
+	TailWhole:   {Name: "whole", Suffix: ""},
+	TailCluster: {Name: "cluster", Suffix: "_tc"},
+}
+
+// AllTails lists the tails in declaration order.
+var AllTails = []Tail{TailWhole, TailCluster}
+
+func (t Tail) String() string { return Tails[t].Name }
+
+// ParseTail maps a spec spelling to a tail.
+func ParseTail(s string) (Tail, bool) { return lookup(AllTails, s, Tail.String) }
+
+// TailSplit reports whether p's launches split the last wave's tiles in
+// clusters on sm_90 and later (the template's TAIL argument).
+func (p *GemmParams) TailSplit() bool { return p.Tail == TailCluster && p.Stages >= 3 && p.SplitK <= 1 }

@@ -90,7 +90,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 					ALayout: lp.A, BLayout: lp.B, CLayout: f.CLayout,
 					Block: t.Block, Warp: ir.Tile{M: t.Warp.M, N: t.Warp.N}, Thread: ir.Tile{M: t.Thread.M, N: t.Thread.N},
 					Stages: t.Stages, VecGlobal: t.VecGlobal, VecShared: t.VecShared, MinBlocksSM: t.MinBlocksSM, SplitK: t.SplitK, SplitReduce: t.SplitReduce,
-					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: t.Sync, Pack: t.Pack,
+					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: t.Sync, Tail: t.Tail, Pack: t.Pack,
 					Ladder: t.Ladder,
 				}
 				threads, smem := t.Threads(), t.SharedBytes(archs)

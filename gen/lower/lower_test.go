@@ -80,7 +80,7 @@ func TestLowerRealSpec(t *testing.T) {
 				}
 				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
 					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, SplitReduce: tl.SplitReduce,
-					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Sync: tl.Sync, Pack: tl.Pack, Ladder: tl.Ladder})
+					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Sync: tl.Sync, Tail: tl.Tail, Pack: tl.Pack, Ladder: tl.Ladder})
 				if tl.Pack && p.A == ir.ColMajor && p.B == ir.RowMajor {
 					// Layout tn has nothing to pack: no instance.
 					if _, ok := byName[name]; ok {

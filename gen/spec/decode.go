@@ -254,7 +254,7 @@ func (d *decoder) layoutPair(n *yaml.Node, what string) (LayoutPair, bool) {
 
 func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	t := Tiling{Line: n.Line, MinBlocksSM: 1, SplitK: 1, bad: true}
-	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "split_reduce", "split_count", "lanes", "fma", "sync", "pack"}
+	keys := []string{"block", "warp", "thread", "stages", "vector", "min_blocks_per_sm", "split_k", "split_reduce", "split_count", "lanes", "fma", "sync", "tail", "pack"}
 	if hasKey(n, "strategy") {
 		d.errorf(n.Line, "%s: strategy is a key of a gf256_matmul tiling; a gemm tiling takes %s", what, strings.Join(keys, ", "))
 		return t
@@ -292,6 +292,10 @@ func (d *decoder) tiling(n *yaml.Node, what string) Tiling {
 	}
 	if v := f["sync"]; v != nil {
 		t.Sync, ok = enum(d, v, what+" sync", "ring synchronisation", ir.AllSyncs, ir.ParseSync)
+		good = good && ok
+	}
+	if v := f["tail"]; v != nil {
+		t.Tail, ok = enum(d, v, what+" tail", "tail", ir.AllTails, ir.ParseTail)
 		good = good && ok
 	}
 	if v := f["pack"]; v != nil {

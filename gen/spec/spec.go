@@ -83,6 +83,7 @@ type Tiling struct {
 	LaneMap             ir.LaneMap     // key lanes: a warp's lanes on its thread grid (f32 only)
 	FMAOrder            ir.FMAOrder    // key fma: order of a k step's multiply-adds (f32 only)
 	Sync                ir.Sync        // key sync: how the cp.async ring synchronises (f32 only)
+	Tail                ir.Tail        // key tail: how a launch runs its last, partly filled wave (f32 only)
 	Pack                bool           // key pack: k-contiguous operands transposed first (f32 only)
 	// Ladder is the seed article's step of a ladder tiling (key ladder):
 	// Block and, from blocktile1d on, Thread only; LadderNone otherwise.

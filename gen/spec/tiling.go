@@ -62,11 +62,14 @@ func (t Tiling) RingBytes() int {
 }
 
 // ClusterTileBytes is the partial C tile that a block whose splits sum in a
-// cluster stages in shared memory once its ring is drained: block M rows of
-// block N + 4 floats (kgen::sgemm::Config::kTileBytes); 0 without a cluster
+// cluster (split_reduce cluster, or a split tail's: tail cluster) stages in
+// shared memory once its ring is drained: block M rows of block N + 4 floats
+// (kgen::sgemm::Config::kTileBytes, TailOf's); 0 without a cluster
 // reduction.
 func (t Tiling) ClusterTileBytes() int {
-	if t.SplitReduce != ir.SplitInCluster || t.SplitK <= 1 {
+	cluster := t.SplitReduce == ir.SplitInCluster && t.SplitK > 1
+	tail := t.Tail == ir.TailCluster && t.SplitK == 1 && t.Stages >= 3
+	if !cluster && !tail {
 		return 0
 	}
 	return t.Block.M * (t.Block.N + 4) * 4
@@ -127,6 +130,10 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 	if t.Pack && (t.Stages == 2 || t.VecGlobal != 4) {
 		errorf("pack needs stages 3 to 5 and vector global 4: the packed operands are copied 16 bytes at a time by cp.async; stages is %d, vector global %d",
 			t.Stages, t.VecGlobal)
+	}
+	if t.Tail == ir.TailCluster && (t.Stages == 2 || t.SplitK > 1) {
+		errorf("tail cluster splits the last wave's tiles in k among the blocks of a cluster, whose shared memory holds the partial tiles: it needs stages 3 to 5 and no split_k; stages is %d, split_k %d",
+			t.Stages, t.SplitK)
 	}
 	if t.Sync == ir.SyncMbarrier && (t.Stages == 2 || t.Pack) {
 		errorf("sync mbarrier synchronises the cp.async ring, which a packing tiling's kernel (layout tn's) and stages 2 do not have mbarriers in: it needs stages 3 to 5 and no pack; stages is %d, pack %v",

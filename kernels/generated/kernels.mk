@@ -143,7 +143,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -171,7 +173,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -200,6 +204,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -225,7 +230,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -361,7 +368,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -389,7 +398,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -418,6 +429,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -443,7 +455,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -579,7 +593,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -607,7 +623,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -636,6 +654,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -661,7 +680,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -809,7 +830,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -837,7 +860,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
@@ -866,6 +891,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -891,7 +917,9 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \

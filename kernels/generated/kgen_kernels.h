@@ -779,11 +779,23 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(int device, int m
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -947,11 +959,23 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(int device, int m
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1121,6 +1145,12 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(int device, int m, i
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1271,11 +1301,23 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(int device, int m
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

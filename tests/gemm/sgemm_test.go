@@ -217,6 +217,50 @@ func TestSplitK(t *testing.T) {
 	}
 }
 
+// TestTailSplit runs the instances that split their last wave's tiles in
+// clusters (TailSplit) where that wave holds one tile past whole waves of
+// two blocks an SM (2 x SMs + 1 tiles: a first grid of whole tiles, then the
+// last one split; on a GPU holding one block an SM, one past two whole
+// waves), and where every tile is in it (SMs + 1 tiles, one an SM or fewer),
+// with K of 8 k tiles (a split of as few as one), whole tiles and tiles past
+// M and N with a partial last k tile and misaligned rows.
+func TestTailSplit(t *testing.T) {
+	needGPU(t)
+	var tails []gemm.Instance
+	for _, in := range tableInstances(t) {
+		if in.TailSplit {
+			tails = append(tails, in)
+		}
+	}
+	if len(tails) == 0 {
+		t.Skip("no instance splits its tail in the spec")
+	}
+	sms := dev.Info().Multiprocessors
+	require.Positive(t, sms)
+	tested := map[string]bool{}
+	for _, tiles := range []int{2*sms + 1, sms + 1} {
+		for _, sh := range []struct{ M, N, K int }{{128, 128 * tiles, 128}, {125, 128*tiles - 3, 125}} {
+			p := getProblem(sh.M, sh.N, sh.K)
+			for _, in := range tails {
+				st := [3]storage{{order: in.A}, {order: in.B}, {order: gemm.RowMajor}}
+				if sh.M%128 != 0 {
+					st = [3]storage{{order: in.A, pad: 5, offset: 1}, {order: in.B, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}}
+				}
+				o := place(t, p, st[0], st[1], st[2])
+				for _, sc := range scalings {
+					t.Run(fmt.Sprintf("%dx%dx%d/%s/beta=%g", sh.M, sh.N, sh.K, in.Name, sc.beta), func(t *testing.T) {
+						c := o.freshC(t, sc.beta)
+						require.NoError(t, eng.SGEMMWith(in.Name, nil, sc.alpha, o.a, o.b, sc.beta, c))
+						checkResult(t, o, sc.alpha, sc.beta, c, download(t, c))
+					})
+				}
+				tested[in.Name] = true
+			}
+		}
+	}
+	requireCovered(t, tested, tails)
+}
+
 // TestWorkspaceInGraphs captures every instance that needs a workspace
 // (split-K, packing) into a CUDA graph on a stream that never ran it, so
 // the launch takes the graph's own workspace,

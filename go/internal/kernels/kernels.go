@@ -107,6 +107,11 @@ type GEMMTiling struct {
 	// layouts with a k-contiguous operand have it); empty for one barrier a
 	// k tile, the default.
 	Sync string
+	// TailSplit marks an f32 instance whose launches, on sm_90 and later,
+	// split the tiles of the last, partly filled wave in k among the blocks
+	// of thread-block clusters where that finishes sooner (kgen::tail_plan):
+	// no workspace.
+	TailSplit bool
 	// Pack marks an f32 instance that first transposes its k-contiguous
 	// operands (A row-major, B column-major) into the workspace and then
 	// runs the kernel of A column-major and B row-major on the copies

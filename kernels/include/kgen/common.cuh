@@ -340,6 +340,101 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
 // every sm_90 device can schedule (portable).
 constexpr int kMaxClusterSplits = 8;
 
+// clusters_held is how many clusters of `size` blocks (along grid y) of
+// kernel, of `threads` threads and `smem` bytes of dynamic shared memory,
+// the device (the current one) holds at once (the occupancy API), cached per
+// device and size for Key; -1 when the query fails (the error is cleared).
+template <class Key, class... P>
+inline int clusters_held(int device, int size, void (*kernel)(P...), int threads, size_t smem) {
+  static std::atomic<int> cache[64][kMaxClusterSplits + 1];  // 0: not known; else 1 + the value
+  const bool cached = device >= 0 && device < 64 && size >= 1 && size <= kMaxClusterSplits;
+  if (cached) {
+    const int v = cache[device][size].load(std::memory_order_relaxed);
+    if (v > 0) return v - 1;
+  }
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(1, size);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cudaLaunchAttribute attr;
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = 1;
+  attr.val.clusterDim.y = size;
+  attr.val.clusterDim.z = 1;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int n = 0;
+  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  if (cached) cache[device][size].store(n + 1, std::memory_order_relaxed);
+  return n;
+}
+
+// Tail splits (kgen::sgemm's Config TAIL): a problem's last, partly filled
+// wave of C tiles leaves multiprocessors idle for a whole tile's time (at
+// 8192^3 in 128x128 tiles, 4 tiles of the 32nd wave on an H100's 132
+// multiprocessors); split in k among the blocks of clusters, those tiles
+// take a fraction of it.
+
+// kTileBlockCost is what a block of a whole tile costs tail_plan beyond its
+// k tiles, in k tiles: its pipeline's fill and its store.
+constexpr int64_t kTileBlockCost = 2;
+
+// kTailBlockCost is the same for a block of a split tile: also its partial
+// tile's store to shared memory and the sum over its cluster.
+constexpr int64_t kTailBlockCost = 6;
+
+// TailPlan is how a launch runs its last tiles: `tiles` of them, the last of
+// the raster, split `splits` ways in clusters; splits 1 (and tiles 0): as
+// the others.
+struct TailPlan {
+  int64_t tiles = 0;
+  int splits = 1;
+};
+
+// tail_plan plans the last tiles % resident of `tiles` C tiles (every one
+// where fewer than resident) of k_tiles k tiles each, where `resident` blocks
+// fit the GPU at once: whole, one block each, in the last wave; or split s
+// ways in clusters of s blocks, of which the GPU holds clusters[s] at once
+// (s from 2 to kMaxClusterSplits; 0 or less where unknown or none), in
+// rounds of that many. It takes the split whose rounds, each of
+// ceil(k_tiles / s) + kTailBlockCost k tiles, finish first, if before a
+// whole tile's k_tiles + kTileBlockCost.
+inline TailPlan tail_plan(int64_t tiles, int64_t resident, int64_t k_tiles, const int (&clusters)[kMaxClusterSplits + 1]) {
+  TailPlan plan;
+  if (tiles <= 0 || resident <= 0 || k_tiles <= 0) return plan;
+  const int64_t tail = tiles % resident;
+  if (tail == 0) return plan;
+  int64_t best = k_tiles + kTileBlockCost;
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    if (clusters[s] <= 0) continue;
+    const int64_t rounds = (tail + clusters[s] - 1) / clusters[s];
+    const int64_t cost = rounds * ((k_tiles + s - 1) / s + kTailBlockCost);
+    if (cost < best) best = cost, plan.tiles = tail, plan.splits = s;
+  }
+  return plan;
+}
+
+// tail_plan_on is tail_plan for a launch of `tiles` tiles of kernel on the
+// current device, its blocks per multiprocessor cached for Key, the tail's
+// kernel's clusters for TailKey; no split where a query fails.
+template <class Key, class TailKey, class... P>
+inline TailPlan tail_plan_on(void (*kernel)(P...), void (*tail_kernel)(P...), int threads, size_t smem,
+                             size_t tail_smem, int64_t tiles, int64_t k_tiles) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    return TailPlan{};
+  }
+  const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
+  if (per_sm <= 0 || sms <= 0) return TailPlan{};
+  int clusters[kMaxClusterSplits + 1] = {};
+  for (int s = 2; s <= kMaxClusterSplits; ++s) clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
+  return tail_plan(tiles, static_cast<int64_t>(per_sm) * sms, k_tiles, clusters);
+}
+
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 // cluster_sync is a barrier over every thread of the cluster; shared memory
 // written before it is visible to every block of the cluster after it.

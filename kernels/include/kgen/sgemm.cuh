@@ -301,10 +301,11 @@ struct AsyncLoader {
 // (2: through registers; 3 to 5: cp.async), the most blocks sharing the
 // k range of one C tile, how a warp's lanes lie on its thread grid
 // (lane_coords), the order of a k step's multiply-adds (multiply_tile), how
-// splits are summed and counted, and how the cp.async ring synchronises.
+// splits are summed and counted, how the cp.async ring synchronises, and
+// whether the last, partly filled wave of tiles splits in clusters (TAIL_).
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
           Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
-          bool CLUSTER_ = false, bool FILL_ = false, bool RING_ = false>
+          bool CLUSTER_ = false, bool FILL_ = false, bool RING_ = false, bool TAIL_ = false>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -358,6 +359,15 @@ struct Config {
   static constexpr int kTileBytes = kClusterReduce ? BM * kTileRow * 4 : 0;
   // Dynamic shared memory of the cp.async pipeline (0 for the register one).
   static constexpr int kSmemBytes = kRingBytes > kTileBytes ? kRingBytes : kTileBytes;
+  // With TAIL_ (sm_90 and later; kernel objects for older archs launch
+  // every tile alike) launch runs the tiles of the last, partly filled wave
+  // as a second grid of TailOf<Config>: each tile's k range split among up
+  // to kMaxClusterSplits blocks of a cluster, summed through distributed
+  // shared memory (tail_plan decides, and whether it pays).
+  static constexpr bool kTail = TAIL_ && kAsync && SPLIT_K_ == 1 && kArch >= 90;
+  // kTailGrid: this grid covers the last gridDim.x tiles of the raster
+  // (TailOf's), not the first.
+  static constexpr bool kTailGrid = false;
 
   static_assert(BM % WM == 0 && BN % WN == 0, "warp tiles divide the block tile");
   static_assert(WM % TM == 0 && WN % TN == 0, "thread tiles divide the warp tile");
@@ -372,9 +382,24 @@ struct Config {
                 "a cluster split needs the cp.async pipeline and 2 to 8 splits");
   static_assert(!(CLUSTER_ && FILL_), "a split that fills the GPU sums through the workspace");
   static_assert(!RING_ || STAGES_ >= 3, "the mbarrier ring is the cp.async pipeline's");
+  static_assert(!TAIL_ || (STAGES_ >= 3 && SPLIT_K_ == 1), "a tail split needs the cp.async pipeline and no split");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
+};
+
+// TailOf is K's tail grid (K::kTail): the same tile, its k range split among
+// the blocks of a cluster (grid y, up to kMaxClusterSplits) that sum in
+// distributed shared memory, over the last gridDim.x tiles of the raster.
+template <class K>
+struct TailOf : K {
+  static constexpr int kSplitK = kMaxClusterSplits;
+  static constexpr bool kFill = false;
+  static constexpr bool kClusterReduce = true;
+  static constexpr bool kTail = false;
+  static constexpr bool kTailGrid = true;
+  static constexpr int kTileBytes = K::BM * K::kTileRow * 4;
+  static constexpr int kSmemBytes = K::kRingBytes > kTileBytes ? K::kRingBytes : kTileBytes;
 };
 
 // lane_coords places lane in the warp's thread grid: row lm (of 32 / kLanesN,
@@ -707,13 +732,14 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     wait_prior_grids();
   }
 
-  // Grouped raster order over the block tiles.
+  // Grouped raster order over the block tiles (a tail grid's: the last ones).
   const int tiles_m = ceil_div(M, K::BM), tiles_n = ceil_div(N, K::BN);
+  const unsigned tile = K::kTailGrid ? tiles_m * tiles_n - (gridDim.x - blockIdx.x) : blockIdx.x;
   const int per_group = kGroupRows * tiles_n;
-  const int group = blockIdx.x / per_group;
+  const int group = tile / per_group;
   const int first_m = group * kGroupRows;
   const int rows = min(tiles_m - first_m, kGroupRows);
-  const int in_group = blockIdx.x % per_group;
+  const int in_group = tile % per_group;
   const int m0 = (first_m + in_group % rows) * K::BM;
   const int n0 = (in_group / rows) * K::BN;
   // With EDGES, a tile reaching past M (N) is computed as the whole tile
@@ -814,6 +840,10 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 // 48 KiB default, once per device.
 template <class K>
 inline cudaError_t prepare() {
+  if constexpr (K::kTail) {
+    const cudaError_t err = prepare<TailOf<K>>();
+    if (err != cudaSuccess) return err;
+  }
   if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
   return once_per_device<K>([] {
     const cudaError_t err =
@@ -873,10 +903,36 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
     splits = edges ? fill_splits_on<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits)
                    : fill_splits_on<K>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits);
   }
-  const dim3 grid(static_cast<unsigned>(blocks), splits);
   const bool early = kArch >= 90 && K::kEarly &&
                      (edges ? early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
                             : early_pays<K>(kernel, K::kThreads, K::kSmemBytes));
+  if constexpr (K::kTail) {
+    // The last, partly filled wave's tiles split in clusters, where that
+    // pays (tail_plan): the other tiles first, then those.
+    using T = TailOf<K>;
+    const TailPlan plan =
+        edges ? tail_plan_on<WithEdges<K>, WithEdges<T>>(kernel, gemm_kernel<T, true>, K::kThreads, K::kSmemBytes,
+                                                         T::kSmemBytes, blocks, ceil_div(Kd, K::BK))
+              : tail_plan_on<K, T>(kernel, gemm_kernel<T, false>, K::kThreads, K::kSmemBytes, T::kSmemBytes, blocks,
+                                   ceil_div(Kd, K::BK));
+    if (plan.splits > 1) {
+      cudaError_t e = cudaSuccess;
+      if (plan.tiles < blocks) {
+        e = launch_in_clusters(early, 1, kernel, dim3(static_cast<unsigned>(blocks - plan.tiles)), dim3(K::kThreads),
+                               K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
+      }
+      if (e == cudaSuccess) {
+        // Launched early after the other tiles (it waits for them): its
+        // blocks take the multiprocessors their last wave leaves.
+        const auto tail = edges ? gemm_kernel<T, true> : gemm_kernel<T, false>;
+        e = launch_in_clusters(plan.tiles < blocks || early, plan.splits, tail,
+                               dim3(static_cast<unsigned>(plan.tiles), plan.splits), dim3(K::kThreads), T::kSmemBytes,
+                               stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
+      }
+      return static_cast<int>(e);
+    }
+  }
+  const dim3 grid(static_cast<unsigned>(blocks), splits);
   const unsigned cluster = K::kClusterReduce ? splits : 1;
   cudaError_t e = launch_in_clusters(early, cluster, kernel, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
                                      alpha, A, lda, B, ldb, beta, C, ldc, part);

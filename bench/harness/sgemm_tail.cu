@@ -1,0 +1,220 @@
+// Harness (session 27): the last, partly filled wave of C tiles split in k among the blocks of clusters (Config's
+// TAIL, kgen::tail_plan) against the same tiles launched whole, and cuBLAS SGEMM (pedantic math), at large shapes
+// where that wave leaves multiprocessors idle (8192^3 in 128x128 tiles: 4 tiles in the 32nd wave of an H100's 132
+// SMs). One layout per build (-DLAYOUT 0-3: nn nt tn tt); every variant checked against cuBLAS first (largest
+// difference relative to the largest |C|, C poisoned with NaNs before), then timed in interleaved rounds
+// (bench/harness/timing.h) over operand sets rotated past the 50 MB L2. One CSV line per (shape, variant):
+// layout,M,N,K,variant,ms,graph_ms,x_cublas,reldiff,tail_tiles,tail_splits (the plan's; forced variants show 0,1);
+// first, a comment line per tile with its blocks per SM and its tail kernel's clusters held. Shapes from the first
+// argument; a second argument "check" only checks (for compute-sanitizer).
+// Build on the GPU machine from the repository root (bench/harness/sgemm_tail.sh builds and runs every layout):
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=1 -I kernels/include -I . \
+//     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_tail bench/harness/sgemm_tail.cu -lcublas
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "bench/harness/timing.h"
+#include "kgen/sgemm.cuh"
+
+using kgen::Order;
+
+#ifndef LAYOUT
+#define LAYOUT 1
+#endif
+constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
+constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
+constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
+constexpr bool kRing = LAYOUT != 2;  // the spec's 128x128 tiles' sync: mbarriers but in tn
+
+// The spec's 128x128x16 tile by column in FFMA order O (1 rows_zigzag, 2 quads_zigzag), ring R, tail T, in the
+// orders AO, BO; and its 128x256x16 tile.
+template <int O, bool R, bool T, Order AO = kA, Order BO = kB>
+using Big = kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, AO, BO, 3, 1, 1, O, false, false, R, T>;
+template <bool T>
+using Wide = kgen::sgemm::Config<128, 256, 16, 64, 64, 8, 16, 1, true, kA, kB, 3, 1, 0, 0, false, false, false, T>;
+
+typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
+                      void*, int64_t, cudaStream_t);
+typedef int64_t (*WsBytes)(int, int, int);
+typedef kgen::TailPlan (*Plan)(int, int, int);
+struct V {
+  const char* name;
+  Launch f;
+  WsBytes ws;
+  Plan plan;  // the tail the launch takes (none for a kernel without TAIL)
+};
+
+// plan_of is the tail K's launch takes for an aligned M x N x Kd problem.
+template <class K>
+kgen::TailPlan plan_of(int M, int N, int Kd) {
+  if constexpr (K::kTail) {
+    using T = kgen::sgemm::TailOf<K>;
+    if (kgen::sgemm::prepare<K>() != cudaSuccess) return kgen::TailPlan{};
+    const int64_t tiles = static_cast<int64_t>(kgen::ceil_div(M, K::BM)) * kgen::ceil_div(N, K::BN);
+    return kgen::tail_plan_on<K, T>(kgen::sgemm::gemm_kernel<K, false>, kgen::sgemm::gemm_kernel<T, false>,
+                                    K::kThreads, K::kSmemBytes, T::kSmemBytes, tiles, kgen::ceil_div(Kd, K::BK));
+  }
+  return kgen::TailPlan{};
+}
+
+// launch_forced is kgen::sgemm::launch<K> (K with TAIL) with its tail split S ways whatever tail_plan says, for
+// problems whose tiles lie inside C (others launch as launch<K> does): the model's calibration.
+template <class K, int S>
+int launch_forced(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                  float beta, float* C, int64_t ldc, void* ws, int64_t ws_bytes, cudaStream_t st) {
+  using namespace kgen::sgemm;
+  using T = TailOf<K>;
+  const bool edges = M % K::BM != 0 || N % K::BN != 0 || !fast_rows<K, K::kAKContig>(A, lda) ||
+                     !fast_rows<K, K::kBKContig>(B, ldb);
+  if (edges || Kd < S * K::BK) return launch<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, ws, ws_bytes, st);
+  CK(prepare<K>());
+  const int64_t blocks = static_cast<int64_t>(M / K::BM) * (N / K::BN);
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  const int64_t resident =
+      static_cast<int64_t>(kgen::blocks_per_sm<K>(dev, gemm_kernel<K, false>, K::kThreads, K::kSmemBytes)) *
+      kgen::sm_count(dev);
+  const int64_t tail = blocks % resident;
+  if (tail == 0) return launch<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, ws, ws_bytes, st);
+  const bool early = kgen::early_pays<K>(gemm_kernel<K, false>, K::kThreads, K::kSmemBytes);
+  cudaError_t e = cudaSuccess;
+  if (tail < blocks) {
+    e = kgen::launch_in_clusters(early, 1, gemm_kernel<K, false>, dim3(blocks - tail), dim3(K::kThreads),
+                                 K::kSmemBytes, st, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                                 static_cast<float*>(ws));
+  }
+  if (e == cudaSuccess) {
+    e = kgen::launch_in_clusters(true, S, gemm_kernel<T, false>, dim3(tail, S), dim3(K::kThreads), T::kSmemBytes, st,
+                                 M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
+  }
+  return static_cast<int>(e);
+}
+
+// occupancy prints K's blocks per multiprocessor and its tail kernel's clusters of 2 to 8 held at once.
+template <class K>
+void occupancy(const char* name) {
+  using namespace kgen::sgemm;
+  using T = TailOf<K>;
+  CK(prepare<K>());
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  printf("# %s %s: %d SMs, %d blocks per SM; tail clusters held (size: count)", kLayout, name, kgen::sm_count(dev),
+         kgen::blocks_per_sm<K>(dev, gemm_kernel<K, false>, K::kThreads, K::kSmemBytes));
+  for (int s = 2; s <= kgen::kMaxClusterSplits; ++s) {
+    printf(" %d:%d", s, kgen::clusters_held<T>(dev, s, gemm_kernel<T, false>, K::kThreads, T::kSmemBytes));
+  }
+  printf("\n");
+}
+
+#define VAR(name, ...)                                                                                  \
+  V {                                                                                                   \
+    name, kgen::sgemm::launch<__VA_ARGS__>, kgen::workspace_bytes<__VA_ARGS__>, plan_of<__VA_ARGS__> \
+  }
+// The packed form (launch_packed): the tn kernel, barrier ring, on transposed copies of k-contiguous operands.
+#define PACKED(name, T)                                                                                     \
+  V {                                                                                                       \
+    name, kgen::sgemm::launch_packed<Big<1, false, T, Order::Col, Order::Row>, kA, kB>,                     \
+        kgen::sgemm::packed_workspace_bytes<Big<1, false, T, Order::Col, Order::Row>, kA, kB>,              \
+        plan_of<Big<1, false, T, Order::Col, Order::Row>>                                                   \
+  }
+
+static std::vector<V> variants() {
+  std::vector<V> v = {
+      VAR("128x128x16 lc fz", Big<1, kRing, false>),
+      VAR("128x128x16 lc fz tail", Big<1, kRing, true>),
+      VAR("128x128x16 lc fq", Big<2, kRing, false>),
+      VAR("128x128x16 lc fq tail", Big<2, kRing, true>),
+      V{"128x128x16 lc fz tail forced 2", launch_forced<Big<1, kRing, true>, 2>, nullptr, nullptr},
+      V{"128x128x16 lc fz tail forced 3", launch_forced<Big<1, kRing, true>, 3>, nullptr, nullptr},
+      V{"128x128x16 lc fz tail forced 4", launch_forced<Big<1, kRing, true>, 4>, nullptr, nullptr},
+      V{"128x128x16 lc fz tail forced 6", launch_forced<Big<1, kRing, true>, 6>, nullptr, nullptr},
+      V{"128x128x16 lc fz tail forced 8", launch_forced<Big<1, kRing, true>, 8>, nullptr, nullptr},
+      VAR("128x256x16", Wide<false>),
+      VAR("128x256x16 tail", Wide<true>),
+  };
+#if LAYOUT != 2
+  v.push_back(PACKED("128x128x16 lc fz pk", false));
+  v.push_back(PACKED("128x128x16 lc fz pk tail", true));
+#endif
+  return v;
+}
+
+static cublasHandle_t h;
+static cudaStream_t g_st;
+static void cublas_run(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C) {
+  const float alpha = 1.f, beta = 0.f;
+  if (cublasSgemm(h, kBColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, kAColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha,
+                  B, ldb, A, lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
+    printf("cublas failed\n");
+    exit(1);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printf("usage: %s MxNxK[,...] [check]\n", argv[0]);
+    return 2;
+  }
+  const bool check_only = argc > 2 && strcmp(argv[2], "check") == 0;  // no timing (compute-sanitizer)
+  cublasCreate(&h);
+  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
+  cublasSetStream(h, g_st);
+  std::vector<GemmShape> shapes;
+  if (!parse_shapes(argv[1], shapes)) {
+    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+    return 2;
+  }
+  const std::vector<V> vs = variants();
+  occupancy<Big<1, kRing, true>>("128x128x16 lc fz");
+  occupancy<Wide<true>>("128x256x16");
+  const int n = static_cast<int>(vs.size());
+  for (const GemmShape& sh : shapes) {
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const size_t ec = static_cast<size_t>(M) * N;
+    const OperandSets ops(M, N, K);
+    const int sets = ops.size();
+    const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
+    int64_t wsb = 0;
+    for (const V& v : vs) wsb = std::max(wsb, v.ws ? v.ws(M, N, K) : 0);
+    float *Cr, *ws;
+    CK(cudaMalloc(&Cr, ec * 4));
+    CK(cudaMalloc(&ws, wsb + 256));
+    auto run = [&](int c, int s) {
+      if (c == 0) return cublas_run(M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
+      const int rc = vs[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
+      if (rc) printf("%s launch %d\n", vs[c - 1].name, rc), exit(1);
+    };
+    cublas_run(M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr);
+    std::vector<float> ref(ec);
+    CK(cudaStreamSynchronize(g_st));
+    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
+    std::vector<double> rd(n + 1, 0);
+    for (int c = 1; c <= n; ++c) rd[c] = poisoned_rel_diff(ops.C[0], ref, g_st, [&] { run(c, 0); });
+    if (check_only) {
+      for (int c = 1; c <= n; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, vs[c - 1].name, rd[c]);
+      cudaFree(Cr);
+      cudaFree(ws);
+      continue;
+    }
+    const double flop = 2.0 * M * N * static_cast<double>(K);
+    const int reps = flop > 6e11 ? 5 : flop > 6e10 ? 10 : 30;
+    const Timings t = time_interleaved(g_st, n + 1, 2, reps, 7, [&](size_t c, int i) { run(c, i % sets); });
+    printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0,0,1\n", kLayout, M, N, K, t.events[0], t.graph[0]);
+    for (int c = 1; c <= n; ++c) {
+      const kgen::TailPlan p = vs[c - 1].plan ? vs[c - 1].plan(M, N, K) : kgen::TailPlan{};
+      printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g,%lld,%d\n", kLayout, M, N, K, vs[c - 1].name, t.events[c],
+             t.graph[c], t.events[0] / t.events[c], rd[c], static_cast<long long>(p.tiles), p.splits);
+    }
+    fflush(stdout);
+    cudaFree(Cr);
+    cudaFree(ws);
+  }
+  return 0;
+}
