@@ -113,17 +113,18 @@ var sgemmTimes = []struct {
 	// merged with session 25's times of the others. 362^3, the worst
 	// between shapes before in every layout, now takes the new fill tile.
 	{"../../bench/results/h100-2026-11-27-session26-call5-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 20, 21},
-	// Between: 1.222x nn, 1.316x nt, 1.375x tn, 1.387x tt (6, 8, 8, 10);
-	// leave-one-out: 1.402, 1.731, 1.642, 1.588 (11, 6, 10, 9). Session
-	// 27's table: the tiles that split their last wave in clusters (tail:
+	// Between: 1.214x nn, 1.303x nt, 1.375x tn, 1.274x tt (4, 8, 7, 10);
+	// leave-one-out: 1.502, 1.439, 1.642, 1.588 (9, 4, 7, 7). Session 27's
+	// table: the tiles that split their last wave in clusters (tail:
 	// cluster) measured alone (seed 25) and merged with session 26's times
 	// of the others. Against the same times without them, its picks
-	// between the grid shapes run 0.4-1.2% faster (geometric mean) and up
-	// to 15% at 886^3 nn and 2896x2896x362, but 16-23% slower at 1774^3,
-	// where the timing model, which knows nothing of the tail split, takes
-	// a tail instance that does not split there for 2 splits in a cluster:
-	// more picks over 5% (32 against 20), most of them of the new fastest.
-	{"../../bench/results/h100-2026-11-27-session27-call2-tune-sgemm-merged-raw.json.gz", 1.39, 1.74, 32, 36},
+	// between the grid shapes run 1.1-2.7% faster (geometric mean by
+	// layout; 5793^3 4-5%, 2896x2896x362 11-14%), none more than 3.1%
+	// slower; more picks are over 5% of the fastest (29 against 20), most
+	// against the new ones. Before the model knew the tail (TailPlan, its
+	// plan's blocks an SM capped by the registers) it took the tail
+	// instances at 1774^3, 1.19-1.23x slower than 2 splits in a cluster.
+	{"../../bench/results/h100-2026-11-27-session27-call2-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 29, 27},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.

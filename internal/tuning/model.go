@@ -14,24 +14,62 @@ type Tiling struct {
 	BM, BN, BK int
 	SplitK     int  // 1: the k range is not split
 	Fill       bool // 1 to SplitK splits, as many as fill the GPU (FillSplits)
+	// Tail: the last, partly filled wave's tiles split in clusters where
+	// that finishes sooner (TailPlan).
+	Tail bool
+	// Threads and Regs are a block's threads and the spec's estimate of a
+	// thread's registers (gen/spec's Tiling.Regs, with cp.async), from the
+	// warp ("w<M>x<N>") and thread ("t<M>x<N>") tiles; 0 where the name
+	// has none.
+	Threads, Regs int
+}
+
+// regsPerSM and threadsPerSM bound the blocks a multiprocessor holds (sm_80
+// to sm_90: 64K registers, 2048 threads; sm_86 and sm_89 hold 1536).
+const regsPerSM, threadsPerSM = 65536, 2048
+
+// perSMBound is the most blocks of t a multiprocessor can hold by its
+// threads and estimated registers (allocated 8 at a time), or 0 where t's
+// name did not say them.
+func (t Tiling) perSMBound() int {
+	if t.Threads <= 0 || t.Regs <= 0 {
+		return 0
+	}
+	return max(1, min(threadsPerSM/t.Threads, regsPerSM/(t.Threads*ceilDiv(t.Regs, 8)*8)))
 }
 
 // TilingOf reads an instance's tiling from its procedural name (gen/ir's
 // GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" (or, summed in a
 // thread-block cluster, "k<splits>c"; as many as fill the GPU,
 // "k<splits>f") parts, e.g. sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is
-// 128x128x8 in up to 4 splits. A name without a block tile counts as 1x1x1
-// blocks, for which the model's work is the flops.
+// 128x128x8 in up to 4 splits; "tc" marks a tail split in clusters. A name
+// without a block tile counts as 1x1x1 blocks, for which the model's work
+// is the flops.
 func TilingOf(name string) Tiling {
 	t := Tiling{BM: 1, BN: 1, BK: 1, SplitK: 1}
+	var warp, thread []int
 	for _, part := range strings.Split(name, "_") {
-		if dims, ok := strings.CutPrefix(part, "b"); ok {
+		if part == "tc" {
+			t.Tail = true
+		} else if dims, ok := strings.CutPrefix(part, "w"); ok {
+			if w, ok := positives(strings.Split(dims, "x")); ok && len(w) == 2 {
+				warp = w
+			}
+		} else if dims, ok := strings.CutPrefix(part, "t"); ok {
+			if th, ok := positives(strings.Split(dims, "x")); ok && len(th) == 2 {
+				thread = th
+			}
+		} else if dims, ok := strings.CutPrefix(part, "b"); ok {
 			if b, ok := positives(strings.Split(dims, "x")); ok && len(b) == 3 {
 				t.BM, t.BN, t.BK = b[0], b[1], b[2]
 			}
 		} else if sp, ok := splitOf(part); ok {
 			t.SplitK, t.Fill = sp.splits, sp.fill
 		}
+	}
+	if warp != nil && thread != nil && t.BM%warp[0] == 0 && t.BN%warp[1] == 0 {
+		t.Threads = 32 * (t.BM / warp[0]) * (t.BN / warp[1])
+		t.Regs = thread[0]*thread[1] + 2*(thread[0]+thread[1]) + 24
 	}
 	return t
 }
@@ -139,6 +177,64 @@ func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 	return best
 }
 
+// tileBlockCost is what a block of a whole tile costs TailPlan beyond its k
+// tiles, in k tiles (the launcher's kTileBlockCost); tailBlockCost the same
+// for a block of a split tile, with its sum in the cluster
+// (kTailBlockCost).
+const tileBlockCost, tailBlockCost = 2, 6
+
+// maxClusterSplits is the most blocks of a tail's cluster (the launcher's
+// kMaxClusterSplits, a portable cluster).
+const maxClusterSplits = 8
+
+// gpcSMs is the multiprocessors of a GPU processing cluster that
+// ClustersHeld counts: a thread-block cluster runs within one, and an
+// H100's 132 hold 8 of at least 16.
+const gpcSMs = 16
+
+// ClustersHeld estimates how many clusters of size blocks the GPU holds at
+// once, of a kernel of which perSM blocks fit a multiprocessor: sms / gpcSMs
+// clusters of gpcSMs multiprocessors, each holding gpcSMs x perSM / size of
+// them. The launcher asks the occupancy API (kgen::clusters_held); on an
+// H100 at 2 blocks a multiprocessor it found 132, 79, 62, 47, 39, 32, 30
+// for sizes 2 to 8, this 128, 80, 64, 48, 40, 32, 32; at 1, 66, 39, 30, 22,
+// 17, 15, 15 against 64, 40, 32, 24, 16, 16, 16.
+func ClustersHeld(sms, perSM, size int) int {
+	if sms <= 0 || perSM <= 0 || size <= 0 {
+		return 0
+	}
+	return max(sms/gpcSMs, 1) * (min(sms, gpcSMs) * perSM / size)
+}
+
+// TailPlan is how a tail-splitting launch runs the last tiles % (sms x
+// perSM) of tiles C tiles of kTiles k tiles each (every one where fewer):
+// split s ways in clusters of s blocks, in rounds of ClustersHeld, where the
+// rounds of ceil(kTiles / s) + tailBlockCost k tiles each finish before a
+// whole tile's kTiles + tileBlockCost; it returns that tail and s, or 0 and
+// 1. It is the launcher's tail_plan (kernels/include/kgen/common.cuh) with
+// ClustersHeld for the occupancy API.
+func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
+	resident := sms * perSM
+	if tiles <= 0 || resident <= 0 || kTiles <= 0 || tiles%resident == 0 {
+		return 0, 1
+	}
+	last := tiles % resident
+	best, splits := kTiles+tileBlockCost, 1
+	for s := 2; s <= maxClusterSplits; s++ {
+		held := ClustersHeld(sms, perSM, s)
+		if held <= 0 {
+			continue
+		}
+		if cost := ceilDiv(last, held) * (ceilDiv(kTiles, s) + tailBlockCost); cost < best {
+			best, splits = cost, s
+		}
+	}
+	if splits == 1 {
+		return 0, 1
+	}
+	return last, splits
+}
+
 // The terms of the timing model: what an instance does on a problem, in
 // units whose cost the fit finds (fitModels).
 const (
@@ -180,6 +276,25 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	blocks := tiles * s
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
 	var out [nTerms]float64
+	if t.Tail && s == 1 {
+		// The launcher plans by the blocks a multiprocessor really holds:
+		// no more than the registers allow, whatever o fits the times.
+		planO := o
+		if b := t.perSMBound(); b > 0 {
+			planO = min(o, b)
+		}
+		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, planO); ts > 1 {
+			// The whole tiles in their waves, then the tail's rounds of
+			// clusters, each block a split's share of k.
+			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), ts)*t.BK)
+			whole := tiles - tail
+			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(ceilDiv(tail*ts, sms))*part
+			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile +
+				float64(ceilDiv(tail, ClustersHeld(sms, planO, ts))*o)*part
+			out[termFixed] = 1
+			return out
+		}
+	}
 	out[termSerial] = float64(ceilDiv(blocks, sms)) * tile
 	out[termResident] = float64(ceilDiv(blocks, sms*o)*o) * tile
 	out[termFixed] = 1
@@ -228,11 +343,39 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		}
 		groups[key] = append(groups[key], i)
 	}
+	// A tail-splitting instance runs its twin's kernel (the name without
+	// "_tc"), as many blocks a multiprocessor, and its launch plans its
+	// tail by that number: its fit keeps the twin's o, fitted first, where
+	// the grid has the twin (free, the tail's o fitted the tail's splits
+	// elsewhere: at 1774^3 o = 4 planned 2 splits where the H100's 2
+	// blocks a multiprocessor plan none, and the model took the tail
+	// instance, 1.2x slower than 2 splits in a cluster).
+	index := map[string]int{}
+	for i, name := range g.Instances {
+		index[name] = i
+	}
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ta, tb := models[groups[a][0]].tiling.Tail, models[groups[b][0]].tiling.Tail
+		switch {
+		case ta == tb:
+			return 0
+		case tb:
+			return -1
+		}
+		return 1
+	})
+	fitted := map[int]bool{}
 	for _, key := range keys {
 		members := groups[key]
 		o, coef := 1, [nTerms]float64{termSerial: 1}
 		bestErr := math.Inf(1)
-		for try := 1; try <= maxResident; try++ {
+		first, last := 1, maxResident
+		if lead := members[0]; models[lead].tiling.Tail {
+			if twin, ok := index[strings.Replace(g.Instances[lead], "_tc", "", 1)]; ok && fitted[twin] {
+				first, last = models[twin].o, models[twin].o
+			}
+		}
+		for try := first; try <= last; try++ {
 			var ne normalEquations
 			for _, i := range members {
 				for _, p := range pts {
@@ -247,6 +390,7 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		}
 		for _, i := range members {
 			models[i].o, models[i].coef = o, coef
+			fitted[i] = true
 		}
 	}
 	return models

@@ -34,7 +34,73 @@ func TestTilingOf(t *testing.T) {
 		"x_b64x64x8_k2ff": tl(64, 64, 8, 1),
 		"x_b64x64x8_kf":   tl(64, 64, 8, 1),
 	} {
-		assert.Equal(t, want, TilingOf(name), name)
+		got := TilingOf(name)
+		got.Threads, got.Regs = 0, 0 // TestTilingOfReadsTailAndOccupancy
+		assert.Equal(t, want, got, name)
+	}
+}
+
+func TestTilingOfReadsTailAndOccupancy(t *testing.T) {
+	tc := TilingOf("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc")
+	assert.Equal(t, Tiling{BM: 128, BN: 128, BK: 16, SplitK: 1, Tail: true, Threads: 256, Regs: 120}, tc)
+	// 256 threads of 120 registers: two blocks a multiprocessor (the H100
+	// held two of the kernel's 126).
+	assert.Equal(t, 2, tc.perSMBound())
+	// 128 threads of 80: six by registers (eight 128-thread blocks would
+	// need 81920).
+	assert.Equal(t, 6, TilingOf("sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4").perSMBound())
+	// A name without a thread tile does not say.
+	assert.Equal(t, 0, TilingOf("hgemm_nn_f16accf32_b64x64x32_w32x32_s3").perSMBound())
+	assert.False(t, TilingOf("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb").Tail)
+}
+
+func TestClustersHeld(t *testing.T) {
+	var two, one []int
+	for s := 2; s <= maxClusterSplits; s++ {
+		two, one = append(two, ClustersHeld(132, 2, s)), append(one, ClustersHeld(132, 1, s))
+	}
+	// Session 27's occupancy API on an H100: 132, 79, 62, 47, 39, 32, 30
+	// and 66, 39, 30, 22, 17, 15, 15.
+	assert.Equal(t, []int{128, 80, 64, 48, 40, 32, 32}, two)
+	assert.Equal(t, []int{64, 40, 32, 24, 16, 16, 16}, one)
+	assert.Equal(t, 4, ClustersHeld(8, 1, 2), "a GPU smaller than a GPC holds what its multiprocessors hold")
+	assert.Equal(t, 0, ClustersHeld(0, 2, 2))
+	assert.Equal(t, 0, ClustersHeld(132, 0, 2))
+}
+
+func TestTailPlan(t *testing.T) {
+	// Costs in k tiles: a whole tile k + 2; split s ways, rounds of
+	// ClustersHeld clusters, each ceil(k / s) + 6.
+	for _, tc := range []struct {
+		tiles, kTiles, sms, perSM int
+		tail, splits             int
+	}{
+		// 8192^3 in 128x128x16 at two blocks an SM: 4096 tiles, 136 past
+		// 15 waves of 264. 5 splits: 3 rounds of 48 clusters of 103 + 6
+		// (327); 3 splits: 2 of 177 (354); 8: 5 of 70 (350); 2: 2 of 262
+		// (524), more than 514. The launcher took 5 on the H100.
+		{4096, 512, 132, 2, 136, 5},
+		// 4096^3: 232 tiles past 3 waves, too many for any split to beat
+		// 258 (2 splits: 2 rounds of 134).
+		{1024, 256, 132, 2, 0, 1},
+		// 2048^3: 256 tiles, all in the tail, none split (2: 2 rounds of
+		// 70, 140 > 130).
+		{256, 128, 132, 2, 0, 1},
+		// 4097^3: 33 x 33 tiles, 33 past 4 waves, of 257 k tiles: 6 splits
+		// in one round (49); 7 and 8 take two rounds of 32 clusters.
+		{1089, 257, 132, 2, 33, 6},
+		// 1774^3: 196 tiles of 111 in one wave of 264 stay whole (2
+		// splits: 2 rounds of 62, 124 > 113).
+		{196, 111, 132, 2, 0, 1},
+		// At one block an SM, 64 of them past one wave of 132: 2 splits in
+		// one round of 64 clusters (62).
+		{196, 111, 132, 1, 64, 2},
+		{264, 512, 132, 2, 0, 1}, // whole waves
+		{136, 512, 132, 0, 0, 1}, // blocks a multiprocessor unknown
+		{136, 0, 132, 2, 0, 1},   // no k tiles
+	} {
+		tail, splits := TailPlan(tc.tiles, tc.kTiles, tc.sms, tc.perSM)
+		assert.Equal(t, [2]int{tc.tail, tc.splits}, [2]int{tail, splits}, "%+v", tc)
 	}
 }
 
@@ -152,6 +218,18 @@ func TestTermsCountWavesAndSplits(t *testing.T) {
 	// At one, 14 splits of 52: 126 blocks, one on each busy multiprocessor.
 	x = fill.terms(132, 1, 362, 362, 11585)
 	assert.Equal(t, [nTerms]float64{128 * 128 * 52 * 16, 128 * 128 * 52 * 16, 1, 14 * 362 * 362}, x)
+
+	// A tail split (8192^3 at two blocks an SM, TailPlan's 5 splits of
+	// the last 136 tiles): 30 blocks on the busiest SM of the 3960 whole
+	// tiles, in 15 waves, then 680 blocks of 103 k tiles (1648 of K), 6 on
+	// the busiest, in 3 rounds of 48 clusters. Its registers cap the plan's
+	// blocks an SM at 2 whatever o fits the times.
+	tail := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc")
+	whole, part := 128.0*128*8192, 128.0*128*1648
+	want := [nTerms]float64{30*whole + 6*part, 30*whole + 6*part, 1, 0}
+	assert.Equal(t, want, tail.terms(132, 2, 8192, 8192, 8192))
+	want[termResident] = 32*whole + 3*4*part
+	assert.Equal(t, want, tail.terms(132, 4, 8192, 8192, 8192), "o = 4 counts waves of 528, the plan's rounds at 2")
 
 	// No multiprocessors given counts one; empty dimensions count 1.
 	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, tl(1, 1, 1, 1).terms(0, 1, 0, -1, 0))
