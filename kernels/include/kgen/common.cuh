@@ -401,8 +401,15 @@ struct TailPlan {
 // (s from 2 to kMaxClusterSplits; 0 or less where unknown or none), in
 // rounds of that many. It takes the split whose rounds, each of
 // ceil(k_tiles / s) + kTailBlockCost k tiles, finish first, if before a
-// whole tile's k_tiles + kTileBlockCost.
-inline TailPlan tail_plan(int64_t tiles, int64_t resident, int64_t k_tiles, const int (&clusters)[kMaxClusterSplits + 1]) {
+// whole tile's k_tiles + kTileBlockCost. On an H100 (bench/harness/
+// sgemm_tail.cu, bench/results/h100-2026-11-27-session27.md, the 128x128x16
+// tile at two blocks an SM) its splits ran 3072^3 1.08-1.11x faster than
+// the tail whole, 4097^3 1.06-1.08x, 8192^3 0.7-1.9%, within the run's
+// noise of the best of 2 to 8 forced splits there, and 6144^3 within 1%
+// either way (2 forced splits 1-4% faster). internal/tuning's TailPlan is
+// its copy for the timing model.
+inline TailPlan tail_plan(int64_t tiles, int64_t resident, int64_t k_tiles,
+                          const int (&clusters)[kMaxClusterSplits + 1]) {
   TailPlan plan;
   if (tiles <= 0 || resident <= 0 || k_tiles <= 0) return plan;
   const int64_t tail = tiles % resident;
@@ -431,7 +438,9 @@ inline TailPlan tail_plan_on(void (*kernel)(P...), void (*tail_kernel)(P...), in
   const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
   if (per_sm <= 0 || sms <= 0) return TailPlan{};
   int clusters[kMaxClusterSplits + 1] = {};
-  for (int s = 2; s <= kMaxClusterSplits; ++s) clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
+  }
   return tail_plan(tiles, static_cast<int64_t>(per_sm) * sms, k_tiles, clusters);
 }
 
