@@ -22,6 +22,7 @@
 #include <functional>
 #include <vector>
 
+#include "bench/harness/cublas_sgemm.h"
 #include "bench/harness/timing.h"
 #include "kgen/sgemm.cuh"
 
@@ -68,15 +69,6 @@ static int launch_split(int splits, int M, int N, int Kd, const float* A, int64_
   return static_cast<int>(e);
 }
 
-static cublasHandle_t h;
-static void cublas_run(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C) {
-  const float alpha = 1.f, beta = 0.f;
-  if (cublasSgemm(h, kBColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, kAColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha,
-                  B, ldb, A, lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
-    printf("cublas failed\n");
-    exit(1);
-  }
-}
 
 template <class Key, bool EDGES>
 static int per_sm() {
@@ -90,10 +82,8 @@ static int per_sm() {
 using Shape = GemmShape;
 
 int main(int argc, char** argv) {
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  const CublasSgemm cublas;
   CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
-  cublasSetStream(h, g_st);
   int sms = 0;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   printf("# %s %s: %d SMs; blocks per SM: split %d (edges %d), unsplit %d (edges %d)\n", kLayout, kTile, sms,
@@ -124,7 +114,7 @@ int main(int argc, char** argv) {
     const int max_splits = kgen::splits_for<Split>(M, N, K);  // no more than k tiles or the workspace's bound
 
     std::vector<std::function<void(int)>> cands;
-    cands.push_back([&](int s) { cublas_run(M, N, K, A[s], lda, B[s], ldb, C[s]); });
+    cands.push_back([&](int s) { cublas(g_st, kAColMajor, kBColMajor, M, N, K, A[s], lda, B[s], ldb, C[s]); });
     for (int sp = 1; sp <= max_splits; ++sp) {
       cands.push_back([&, sp](int s) {
         const int rc = sp == 1 ? kgen::sgemm::launch<Whole>(M, N, K, 1.f, A[s], lda, B[s], ldb, 0.f, C[s], N, nullptr,
@@ -133,7 +123,7 @@ int main(int argc, char** argv) {
         if (rc) printf("launch %d\n", rc), exit(1);
       });
     }
-    cublas_run(M, N, K, A[0], lda, B[0], ldb, Cr);
+    cublas(g_st, kAColMajor, kBColMajor, M, N, K, A[0], lda, B[0], ldb, Cr);
     std::vector<float> ref(ec);
     CK(cudaStreamSynchronize(g_st));
     CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness/cublas_sgemm.h"
 #include "bench/harness/timing.h"
 #include "kgen/sgemm.cuh"
 
@@ -68,16 +69,7 @@ static const V kVariants[] = {
 };
 constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
 
-static cublasHandle_t h;
 static cudaStream_t g_st;
-static void cublas_run(int M, int N, int K, const float* A, int64_t lda, const float* B, int64_t ldb, float* C) {
-  const float alpha = 1.f, beta = 0.f;
-  if (cublasSgemm(h, kBColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, kAColMajor ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha,
-                  B, ldb, A, lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
-    printf("cublas failed\n");
-    exit(1);
-  }
-}
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -85,10 +77,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool prof = argc > 2 && strcmp(argv[2], "prof") == 0;
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  const CublasSgemm cublas;
   CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
-  cublasSetStream(h, g_st);
   std::vector<GemmShape> shapes;
   if (!parse_shapes(argv[1], shapes)) {
     printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
@@ -106,11 +96,11 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&Cr, ec * 4));
     CK(cudaMalloc(&ws, wsb + 256));
     auto run = [&](int c, int s) {
-      if (c == 0) return cublas_run(M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
+      if (c == 0) return cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
       const int rc = kVariants[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
       if (rc) printf("%s launch %d\n", kVariants[c - 1].name, rc), exit(1);
     };
-    cublas_run(M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr);
+    cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr);
     std::vector<float> ref(ec);
     CK(cudaStreamSynchronize(g_st));
     CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness/cublas_sgemm.h"
 #include "bench/harness/timing.h"
 #include "kgen/sgemm.cuh"
 #include "kgen/transpose.cuh"
@@ -144,18 +145,6 @@ static Launch serial_of(int splits) {
 }
 #endif
 
-static cublasHandle_t h;
-static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
-                       int64_t ldb, float* C, cudaStream_t st) {
-  const float alpha = 1.f, beta = 0.f;
-  cublasSetStream(h, st);
-  if (cublasSgemm(h, b_col ? CUBLAS_OP_T : CUBLAS_OP_N, a_col ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha, B, ldb, A,
-                  lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
-    printf("cublas failed\n");
-    exit(1);
-  }
-}
-
 // HarnessTag names the harness's transpose kernel (kgen::transpose's tag).
 struct HarnessTag {};
 
@@ -171,8 +160,7 @@ int main(int argc, char** argv) {
   const bool serial = argc > 1 && strcmp(argv[1], "serial") == 0;
   const bool overlap = argc > 1 && strcmp(argv[1], "overlap") == 0;
   const bool quarter = argc > 1 && strcmp(argv[1], "quarter") == 0;
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  const CublasSgemm cublas;
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   const Shape shapes[] = {{2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192}, {8192, 8192, 128},
@@ -250,7 +238,7 @@ int main(int argc, char** argv) {
         std::function<void(int)> run;
       };
       std::vector<Cand> cands;
-      cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas_run(a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s], st); }});
+      cands.push_back({"cuBLAS", [&, a_col, b_col](int s) { cublas(st, a_col, b_col, M, N, K, A[s], lda, B[s], ldb, C[s]); }});
       std::vector<const char*> tiles = skinny_m ? std::vector<const char*>{"wide_k4", "fq_k4"}
                                                 : std::vector<const char*>{"fq", "fz", "wide"};
       // add times f on the operand set of each launch, unpacked.
@@ -312,7 +300,7 @@ int main(int argc, char** argv) {
         continue;
       }
       // Correctness against cuBLAS on set 0.
-      cublas_run(a_col, b_col, M, N, K, A[0], lda, B[0], ldb, Cr, st);
+      cublas(st, a_col, b_col, M, N, K, A[0], lda, B[0], ldb, Cr);
       std::vector<float> ref(ec), got(ec);
       CK(cudaStreamSynchronize(st));
       CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));

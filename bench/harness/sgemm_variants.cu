@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/harness/cublas_sgemm.h"
 #include "bench/harness/timing.h"
 #include "kgen/sgemm.cuh"
 
@@ -221,21 +222,9 @@ static std::vector<V> variants() {
 }
 #endif
 
-static cublasHandle_t h;
-static void cublas_run(bool a_col, bool b_col, int M, int N, int K, const float* A, int64_t lda, const float* B,
-                       int64_t ldb, float* C) {
-  const float alpha = 1.f, beta = 0.f;
-  if (cublasSgemm(h, b_col ? CUBLAS_OP_T : CUBLAS_OP_N, a_col ? CUBLAS_OP_T : CUBLAS_OP_N, N, M, K, &alpha, B, ldb, A,
-                  lda, &beta, C, N) != CUBLAS_STATUS_SUCCESS) {
-    printf("cublas failed\n");
-    exit(1);
-  }
-}
-
 int main(int argc, char** argv) {
   const bool prof = argc > 1 && strcmp(argv[1], "prof") == 0;
-  cublasCreate(&h);
-  cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+  const CublasSgemm cublas;  // on the default stream, as the variants
   std::vector<V> vs = variants();
   // The square sizes timed: 2048, 4096 and 8192, or those of a first argument such as "1023,4097" (odd sizes: every
   // operand's rows unaligned, every copy 4 bytes).
@@ -273,7 +262,7 @@ int main(int argc, char** argv) {
         if (strcmp(vs[i].layout, l) == 0) idx.push_back(i);
       if (idx.empty()) continue;  // a per-layout build (SET 1, 2) has variants in one layout only
       // Correctness against cuBLAS on set 0.
-      cublas_run(a_col, b_col, n, n, n, A[0], n, B[0], n, Cr);
+      cublas(nullptr, a_col, b_col, n, n, n, A[0], n, B[0], n, Cr);
       std::vector<float> ref(e), got(e);
       CK(cudaDeviceSynchronize());
       CK(cudaMemcpy(ref.data(), Cr, e * 4, cudaMemcpyDeviceToHost));
@@ -304,7 +293,7 @@ int main(int argc, char** argv) {
         for (size_t c = 0; c <= idx.size(); ++c) {
           auto run = [&](int s) {
             if (c == idx.size()) {
-              cublas_run(a_col, b_col, n, n, n, A[s], n, B[s], n, Cs[s]);
+              cublas(nullptr, a_col, b_col, n, n, n, A[s], n, B[s], n, Cs[s]);
             } else {
               vs[idx[c]].f(n, n, n, 1.f, A[s], n, B[s], n, 0.f, Cs[s], n, nullptr, 0, 0);
             }
