@@ -123,12 +123,10 @@ int main(int argc, char** argv) {
         if (rc) printf("launch %d\n", rc), exit(1);
       });
     }
-    cublas(g_st, kAColMajor, kBColMajor, M, N, K, A[0], lda, B[0], ldb, Cr);
-    std::vector<float> ref(ec);
-    CK(cudaStreamSynchronize(g_st));
-    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
-    std::vector<double> rd(cands.size(), 0);
-    for (size_t c = 1; c < cands.size(); ++c) rd[c] = poisoned_rel_diff(C[0], ref, g_st, [&] { cands[c](0); });
+    const std::vector<double> rd = rel_diffs(
+        cands.size(), Cr, C[0], ec, g_st,
+        [&] { cublas(g_st, kAColMajor, kBColMajor, M, N, K, A[0], lda, B[0], ldb, Cr); },
+        [&](size_t c) { cands[c](0); });
     const double flop = 2.0 * M * N * static_cast<double>(K);
     const int reps = flop > 6e10 ? 10 : 30;
     const Timings t = time_interleaved(g_st, cands.size(), 2, reps, 5, [&](size_t c, int i) { cands[c](i % sets); });

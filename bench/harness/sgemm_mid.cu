@@ -100,12 +100,10 @@ int main(int argc, char** argv) {
       const int rc = kVariants[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
       if (rc) printf("%s launch %d\n", kVariants[c - 1].name, rc), exit(1);
     };
-    cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr);
-    std::vector<float> ref(ec);
-    CK(cudaStreamSynchronize(g_st));
-    CK(cudaMemcpy(ref.data(), Cr, ec * 4, cudaMemcpyDeviceToHost));
-    std::vector<double> rd(kN + 1, 0);
-    for (int c = 1; c <= kN; ++c) rd[c] = poisoned_rel_diff(ops.C[0], ref, g_st, [&] { run(c, 0); });
+    const std::vector<double> rd = rel_diffs(
+        kN + 1, Cr, ops.C[0], ec, g_st,
+        [&] { cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr); },
+        [&](size_t c) { run(static_cast<int>(c), 0); });
     if (!prof) {
       const double flop = 2.0 * M * N * static_cast<double>(K);
       const int reps = flop > 6e10 ? 10 : 30;

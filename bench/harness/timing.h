@@ -89,6 +89,21 @@ double poisoned_rel_diff(float* C, const std::vector<float>& ref, cudaStream_t s
   return max_rel_diff(got, ref);
 }
 
+// rel_diffs checks a harness's candidates 1 .. n - 1 against its reference: reference() writes the reference's C
+// (elems floats) to ref_c on st, then each run(c) writes C on st, poisoned first (poisoned_rel_diff). Element c of the
+// result is candidate c's max_rel_diff (element 0, the reference's own slot, 0).
+template <class Ref, class Run>
+std::vector<double> rel_diffs(size_t n, const float* ref_c, float* C, size_t elems, cudaStream_t st, Ref reference,
+                              Run run) {
+  reference();
+  std::vector<float> ref(elems);
+  CK(cudaStreamSynchronize(st));
+  CK(cudaMemcpy(ref.data(), ref_c, elems * 4, cudaMemcpyDeviceToHost));
+  std::vector<double> rd(n, 0);
+  for (size_t c = 1; c < n; ++c) rd[c] = poisoned_rel_diff(C, ref, st, [&] { run(c); });
+  return rd;
+}
+
 inline float median(std::vector<float> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
