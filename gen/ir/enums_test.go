@@ -266,7 +266,10 @@ func TestChoiceTables(t *testing.T) {
 	}
 	p.Sync = SyncBarrier
 	// Packing ends the name, after every other choice.
-	if q := *p; func() bool { q.Pack = true; return InstanceName("sgemm", f32, &q) != "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk" }() {
+	if q := *p; func() bool {
+		q.Pack = true
+		return InstanceName("sgemm", f32, &q) != "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk"
+	}() {
 		t.Error("a packing instance's tail does not come before _pk")
 	}
 	p.Tail = TailWhole
