@@ -73,7 +73,7 @@ func TestTailPlan(t *testing.T) {
 	// ClustersHeld clusters, each ceil(k / s) + 6.
 	for _, tc := range []struct {
 		tiles, kTiles, sms, perSM int
-		tail, splits             int
+		tail, splits              int
 	}{
 		// 8192^3 in 128x128x16 at two blocks an SM: 4096 tiles, 136 past
 		// 15 waves of 264. 5 splits: 3 rounds of 48 clusters of 103 + 6
