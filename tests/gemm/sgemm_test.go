@@ -221,9 +221,11 @@ func TestSplitK(t *testing.T) {
 // clusters (TailSplit) where that wave holds one tile past whole waves of
 // two blocks an SM (2 x SMs + 1 tiles: a first grid of whole tiles, then the
 // last one split; on a GPU holding one block an SM, one past two whole
-// waves), and where every tile is in it (SMs + 1 tiles, one an SM or fewer),
-// with K of 8 k tiles (a split of as few as one), whole tiles and tiles past
-// M and N with a partial last k tile and misaligned rows.
+// waves), and where every tile is in it (SMs + 1 tiles, which at two blocks
+// an SM and 8 k tiles stay whole), with K of 8 k tiles (a split of as few as
+// one), whole tiles and tiles past M and N with a partial last k tile and
+// misaligned rows. Every tile split, with no first grid, runs in
+// TestEveryInstanceAgainstCPU (1024^3 and 1000 x 1 x 4097 on an H100).
 func TestTailSplit(t *testing.T) {
 	needGPU(t)
 	var tails []gemm.Instance
