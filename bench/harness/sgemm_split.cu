@@ -64,21 +64,12 @@ struct V {
 
 template <class K>
 int max_clusters(int splits) {
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(132, splits);
-  cfg.blockDim = dim3(K::kThreads);
-  cfg.dynamicSmemBytes = K::kSmemBytes;
-  cudaLaunchAttribute a;
-  a.id = cudaLaunchAttributeClusterDimension;
-  a.val.clusterDim.x = 1, a.val.clusterDim.y = splits, a.val.clusterDim.z = 1;
-  cfg.attrs = &a;
-  cfg.numAttrs = 1;
-  int n = -1;
-  if (kgen::sgemm::prepare<K>() != cudaSuccess || cudaOccupancyMaxActiveClusters(&n, kgen::sgemm::gemm_kernel<K>, &cfg) != cudaSuccess) {
+  int device = 0;
+  if (kgen::sgemm::prepare<K>() != cudaSuccess || cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
     return -1;
   }
-  return n;
+  return kgen::clusters_held<K>(device, splits, kgen::sgemm::gemm_kernel<K>, K::kThreads, K::kSmemBytes);
 }
 
 #define ONE(name, ...) V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, workspace<Cfg<__VA_ARGS__>>, nullptr, -1}

@@ -343,33 +343,28 @@ constexpr int kMaxClusterSplits = 8;
 // clusters_held is how many clusters of `size` blocks (along grid y) of
 // kernel, of `threads` threads and `smem` bytes of dynamic shared memory,
 // the device (the current one) holds at once (the occupancy API), cached per
-// device and size for Key; -1 when the query fails (the error is cleared).
+// device and size for Key (per_device); -1 when the query fails (the error
+// is cleared).
 template <class Key, class... P>
 inline int clusters_held(int device, int size, void (*kernel)(P...), int threads, size_t smem) {
-  static std::atomic<int> cache[64][kMaxClusterSplits + 1];  // 0: not known; else 1 + the value
-  const bool cached = device >= 0 && device < 64 && size >= 1 && size <= kMaxClusterSplits;
-  if (cached) {
-    const int v = cache[device][size].load(std::memory_order_relaxed);
-    if (v > 0) return v - 1;
-  }
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(1, size);
-  cfg.blockDim = dim3(threads);
-  cfg.dynamicSmemBytes = smem;
-  cudaLaunchAttribute attr;
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = 1;
-  attr.val.clusterDim.y = size;
-  attr.val.clusterDim.z = 1;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
-  int n = 0;
-  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
-    cudaGetLastError();
-    return -1;
-  }
-  if (cached) cache[device][size].store(n + 1, std::memory_order_relaxed);
-  return n;
+  return per_device<Key, kMaxClusterSplits + 1>(
+      device,
+      [=] {
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(1, size);
+        cfg.blockDim = dim3(threads);
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr = cluster_y_attribute(size);
+        cfg.attrs = &attr;
+        cfg.numAttrs = 1;
+        int n = 0;
+        if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
+          cudaGetLastError();
+          return -1;
+        }
+        return n;
+      },
+      size);
 }
 
 // Tail splits (kgen::sgemm's Config TAIL): a problem's last, partly filled

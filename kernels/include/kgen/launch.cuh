@@ -12,19 +12,32 @@ namespace kgen {
 
 // per_device returns query(), a value >= 0 or -1 on failure, cached per
 // device (0-63; others query on every call) once it succeeds; failures are
-// asked again. Key names the cache: one per Key and query. The queries are
-// driver calls, and launches of small problems take a few microseconds.
-template <class Key, class Query>
-inline int per_device(int device, Query query) {
-  static std::atomic<int> cache[64];  // 0: not known; else 1 + the value
-  const bool cached = device >= 0 && device < 64;
+// asked again. Key names the cache: one per Key and query, of Slots values
+// a device, slot (0 to Slots - 1; others query on every call) choosing one
+// where a query takes an argument. The queries are driver calls, and
+// launches of small problems take a few microseconds.
+template <class Key, int Slots = 1, class Query>
+inline int per_device(int device, Query query, int slot = 0) {
+  static std::atomic<int> cache[64][Slots];  // 0: not known; else 1 + the value
+  const bool cached = device >= 0 && device < 64 && slot >= 0 && slot < Slots;
   if (cached) {
-    const int v = cache[device].load(std::memory_order_relaxed);
+    const int v = cache[device][slot].load(std::memory_order_relaxed);
     if (v > 0) return v - 1;
   }
   const int v = query();
-  if (v >= 0 && cached) cache[device].store(v + 1, std::memory_order_relaxed);
+  if (v >= 0 && cached) cache[device][slot].store(v + 1, std::memory_order_relaxed);
   return v < 0 ? -1 : v;
+}
+
+// cluster_y_attribute groups every cluster_y blocks along grid y into a
+// thread-block cluster (sm_90 and later), for launches and occupancy queries.
+inline cudaLaunchAttribute cluster_y_attribute(unsigned cluster_y) {
+  cudaLaunchAttribute attr = {};
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = 1;
+  attr.val.clusterDim.y = cluster_y;
+  attr.val.clusterDim.z = 1;
+  return attr;
 }
 
 // device_attribute is attribute A of device, cached (per_device). It
@@ -116,13 +129,7 @@ inline cudaError_t launch_in_clusters(bool early, unsigned cluster_y, void (*ker
     attr[n].val.programmaticStreamSerializationAllowed = 1;
     ++n;
   }
-  if (cluster_y > 1) {
-    attr[n].id = cudaLaunchAttributeClusterDimension;
-    attr[n].val.clusterDim.x = 1;
-    attr[n].val.clusterDim.y = cluster_y;
-    attr[n].val.clusterDim.z = 1;
-    ++n;
-  }
+  if (cluster_y > 1) attr[n++] = cluster_y_attribute(cluster_y);
   cfg.attrs = attr;
   cfg.numAttrs = n;
   const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, static_cast<Args&&>(args)...);
