@@ -183,9 +183,9 @@ func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 // (kTailBlockCost).
 const tileBlockCost, tailBlockCost = 2, 6
 
-// maxClusterSplits is the most blocks of a tail's cluster (the launcher's
-// kMaxClusterSplits, a portable cluster).
-const maxClusterSplits = 8
+// tailSplits are the cluster sizes TailPlan tries (the launcher's
+// kTailSplits, which says why 5 and 7 are not among them).
+var tailSplits = [...]int{2, 3, 4, 6, 8}
 
 // gpcSMs is the multiprocessors of a GPU processing cluster that
 // ClustersHeld counts: a thread-block cluster runs within one, and an
@@ -193,39 +193,62 @@ const maxClusterSplits = 8
 const gpcSMs = 16
 
 // ClustersHeld estimates how many clusters of size blocks the GPU holds at
-// once, of a kernel of which perSM blocks fit a multiprocessor: sms / gpcSMs
-// clusters of gpcSMs multiprocessors, each holding gpcSMs x perSM / size of
-// them. The launcher asks the occupancy API (kgen::clusters_held); on an
-// H100 at 2 blocks a multiprocessor it found 132, 79, 62, 47, 39, 32, 30
-// for sizes 2 to 8, this 128, 80, 64, 48, 40, 32, 32; at 1, 66, 39, 30, 22,
-// 17, 15, 15 against 64, 40, 32, 24, 16, 16, 16.
+// once, of a kernel of which perSM blocks fit a multiprocessor: where a
+// multiprocessor holds a whole cluster, sms x (perSM / size); else sms /
+// gpcSMs clusters of gpcSMs multiprocessors, each holding gpcSMs x perSM /
+// size of them. The launcher asks the occupancy API (kgen::clusters_held);
+// on an H100 at 2 blocks a multiprocessor it found 132, 79, 62, 47, 39, 32,
+// 30 for sizes 2 to 8, this 132, 80, 64, 48, 40, 32, 32; at 1, 66, 39, 30,
+// 22, 17, 15, 15 against 64, 40, 32, 24, 16, 16, 16.
 func ClustersHeld(sms, perSM, size int) int {
 	if sms <= 0 || perSM <= 0 || size <= 0 {
 		return 0
+	}
+	if size <= perSM {
+		return sms * (perSM / size)
 	}
 	return max(sms/gpcSMs, 1) * (min(sms, gpcSMs) * perSM / size)
 }
 
 // TailPlan is how a tail-splitting launch runs the last tiles % (sms x
 // perSM) of tiles C tiles of kTiles k tiles each (every one where fewer):
-// split s ways in clusters of s blocks, in rounds of ClustersHeld, where the
-// rounds of ceil(kTiles / s) + tailBlockCost k tiles each finish before a
-// whole tile's kTiles + tileBlockCost; it returns that tail and s, or 0 and
-// 1. It is the launcher's tail_plan (kernels/include/kgen/common.cuh) with
-// ClustersHeld for the occupancy API.
+// split s ways (s of tailSplits) in clusters of s blocks, in rounds of
+// ClustersHeld, each round ceil(kTiles / s) + tailBlockCost k tiles, where
+// that finishes before the whole tiles' kTiles + tileBlockCost; it returns
+// that tail and s, or 0 and 1. Where a multiprocessor holds two or more
+// blocks, a block alone on one counts half: the whole tiles where sms or
+// fewer, the last of several rounds where its blocks are sms or fewer. It
+// is the launcher's tail_plan (kernels/include/kgen/common.cuh, which says
+// how it was measured) with ClustersHeld for the occupancy API.
 func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
-	resident := sms * perSM
-	if tiles <= 0 || resident <= 0 || kTiles <= 0 || tiles%resident == 0 {
+	if tiles <= 0 || sms <= 0 || perSM <= 0 || kTiles <= 0 || tiles%(sms*perSM) == 0 {
 		return 0, 1
 	}
-	last := tiles % resident
-	best, splits := kTiles+tileBlockCost, 1
-	for s := 2; s <= maxClusterSplits; s++ {
+	last := tiles % (sms * perSM)
+	// In half k tiles: 2 a k tile of a block sharing its multiprocessor,
+	// 1 of one alone where it could share.
+	alone := 2
+	if perSM > 1 {
+		alone = 1
+	}
+	shared := func(blocks int) int {
+		if blocks <= sms {
+			return alone
+		}
+		return 2
+	}
+	best, splits := shared(last)*(kTiles+tileBlockCost), 1
+	for _, s := range tailSplits {
 		held := ClustersHeld(sms, perSM, s)
 		if held <= 0 {
 			continue
 		}
-		if cost := ceilDiv(last, held) * (ceilDiv(kTiles, s) + tailBlockCost); cost < best {
+		rounds, round := ceilDiv(last, held), ceilDiv(kTiles, s)+tailBlockCost
+		lastRound := 2
+		if rounds > 1 {
+			lastRound = shared((last - (rounds-1)*held) * s)
+		}
+		if cost := 2*(rounds-1)*round + lastRound*round; cost < best {
 			best, splits = cost, s
 		}
 	}

@@ -56,12 +56,12 @@ func TestTilingOfReadsTailAndOccupancy(t *testing.T) {
 
 func TestClustersHeld(t *testing.T) {
 	var two, one []int
-	for s := 2; s <= maxClusterSplits; s++ {
+	for s := 2; s <= 8; s++ {
 		two, one = append(two, ClustersHeld(132, 2, s)), append(one, ClustersHeld(132, 1, s))
 	}
 	// Session 27's occupancy API on an H100: 132, 79, 62, 47, 39, 32, 30
 	// and 66, 39, 30, 22, 17, 15, 15.
-	assert.Equal(t, []int{128, 80, 64, 48, 40, 32, 32}, two)
+	assert.Equal(t, []int{132, 80, 64, 48, 40, 32, 32}, two)
 	assert.Equal(t, []int{64, 40, 32, 24, 16, 16, 16}, one)
 	assert.Equal(t, 4, ClustersHeld(8, 1, 2), "a GPU smaller than a GPC holds what its multiprocessors hold")
 	assert.Equal(t, 0, ClustersHeld(0, 2, 2))
@@ -69,31 +69,44 @@ func TestClustersHeld(t *testing.T) {
 }
 
 func TestTailPlan(t *testing.T) {
-	// Costs in k tiles: a whole tile k + 2; split s ways, rounds of
-	// ClustersHeld clusters, each ceil(k / s) + 6.
+	// Costs in half k tiles: a whole tile 2 (k + 2); split s ways, rounds
+	// of ClustersHeld clusters (at two blocks an SM 132, 80, 64, 40 and 32
+	// of 2, 3, 4, 6 and 8 blocks), each 2 (ceil(k / s) + 6). A block alone
+	// on its SM counts half: the whole tiles where 132 or fewer, and the
+	// last of several rounds where its blocks are.
 	for _, tc := range []struct {
 		tiles, kTiles, sms, perSM int
 		tail, splits              int
 	}{
 		// 8192^3 in 128x128x16 at two blocks an SM: 4096 tiles, 136 past
-		// 15 waves of 264. 5 splits: 3 rounds of 48 clusters of 103 + 6
-		// (327); 3 splits: 2 of 177 (354); 8: 5 of 70 (350); 2: 2 of 262
-		// (524), more than 514. The launcher took 5 on the H100.
-		{4096, 512, 132, 2, 136, 5},
+		// 15 waves of 264 (1028 whole). 8 splits: 4 rounds of 32 clusters
+		// of 64 + 6, then 8 clusters alone (8 x 70 + 70 = 630); 6: 3 of 40
+		// and 16 alone (6 x 92 + 92 = 644); 4: 670; 3: 708; 2: 786.
+		{4096, 512, 132, 2, 136, 8},
+		// 6144^3: 192 tiles past 8 waves (772 whole). 2 splits: 128
+		// clusters, then 64 alone (2 x 198 + 198 = 594); 4: 3 rounds of
+		// 64 (612); 8: 6 of 32 (648). The H100 ran 2 fastest (session 27).
+		{2304, 384, 132, 2, 192, 2},
 		// 4096^3: 232 tiles past 3 waves, too many for any split to beat
-		// 258 (2 splits: 2 rounds of 134).
+		// 516 (2 splits: 2 rounds of 134, the second of 208 blocks: 536).
 		{1024, 256, 132, 2, 0, 1},
 		// 2048^3: 256 tiles, all in the tail, none split (2: 2 rounds of
-		// 70, 140 > 130).
+		// 70, 280 > 260).
 		{256, 128, 132, 2, 0, 1},
-		// 4097^3: 33 x 33 tiles, 33 past 4 waves, of 257 k tiles: 6 splits
-		// in one round (49); 7 and 8 take two rounds of 32 clusters.
+		// 4097^3: 33 x 33 tiles, 33 past 4 waves, of 257 k tiles, one on
+		// each of 33 SMs (259 whole): 6 splits in one round (98); 8 take a
+		// second round of one cluster (2 x 39 + 39 = 117).
 		{1089, 257, 132, 2, 33, 6},
-		// 1774^3: 196 tiles of 111 in one wave of 264 stay whole (2
-		// splits: 2 rounds of 62, 124 > 113).
-		{196, 111, 132, 2, 0, 1},
-		// At one block an SM, 64 of them past one wave of 132: 2 splits in
-		// one round of 64 clusters (62).
+		// 1664^3: 169 tiles of 104 in one wave of 264 (212 whole): 2
+		// splits, a round of 128 clusters and 41 alone (2 x 58 + 58 =
+		// 174); 4: 3 rounds, the last of 164 blocks (192).
+		{169, 104, 132, 2, 169, 2},
+		// 1280^3: 100 tiles of 80 stay whole, one on each of 100 SMs (82):
+		// 2 splits in one round of 200 blocks cost 92.
+		{100, 80, 132, 2, 0, 1},
+		// At one block an SM, 64 of them past one wave of 132, each alone
+		// as every block is (226): 2 splits in one round of 64 clusters
+		// (124).
 		{196, 111, 132, 1, 64, 2},
 		{264, 512, 132, 2, 0, 1}, // whole waves
 		{136, 512, 132, 0, 0, 1}, // blocks a multiprocessor unknown
@@ -219,16 +232,16 @@ func TestTermsCountWavesAndSplits(t *testing.T) {
 	x = fill.terms(132, 1, 362, 362, 11585)
 	assert.Equal(t, [nTerms]float64{128 * 128 * 52 * 16, 128 * 128 * 52 * 16, 1, 14 * 362 * 362}, x)
 
-	// A tail split (8192^3 at two blocks an SM, TailPlan's 5 splits of
+	// A tail split (8192^3 at two blocks an SM, TailPlan's 8 splits of
 	// the last 136 tiles): 30 blocks on the busiest SM of the 3960 whole
-	// tiles, in 15 waves, then 680 blocks of 103 k tiles (1648 of K), 6 on
-	// the busiest, in 3 rounds of 48 clusters. Its registers cap the plan's
+	// tiles, in 15 waves, then 1088 blocks of 64 k tiles (1024 of K), 9 on
+	// the busiest, in 5 rounds of 32 clusters. Its registers cap the plan's
 	// blocks an SM at 2 whatever o fits the times.
 	tail := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc")
-	whole, part := 128.0*128*8192, 128.0*128*1648
-	want := [nTerms]float64{30*whole + 6*part, 30*whole + 6*part, 1, 0}
+	whole, part := 128.0*128*8192, 128.0*128*1024
+	want := [nTerms]float64{30*whole + 9*part, 30*whole + 5*2*part, 1, 0}
 	assert.Equal(t, want, tail.terms(132, 2, 8192, 8192, 8192))
-	want[termResident] = 32*whole + 3*4*part
+	want[termResident] = 32*whole + 5*4*part
 	assert.Equal(t, want, tail.terms(132, 4, 8192, 8192, 8192), "o = 4 counts waves of 528, the plan's rounds at 2")
 
 	// No multiprocessors given counts one; empty dimensions count 1.

@@ -220,12 +220,13 @@ func TestSplitK(t *testing.T) {
 // TestTailSplit runs the instances that split their last wave's tiles in
 // clusters (TailSplit) where that wave holds one tile past whole waves of
 // two blocks an SM (2 x SMs + 1 tiles: a first grid of whole tiles, then the
-// last one split; on a GPU holding one block an SM, one past two whole
-// waves), and where every tile is in it (SMs + 1 tiles, which at two blocks
-// an SM and 8 k tiles stay whole), with K of 8 k tiles (a split of as few as
-// one), whole tiles and tiles past M and N with a partial last k tile and
-// misaligned rows. Every tile split, with no first grid, runs in
-// TestEveryInstanceAgainstCPU (1024^3 and 1000 x 1 x 4097 on an H100).
+// last one split 8 ways; on a GPU holding one block an SM, one past two
+// whole waves), and where every tile is in it (SMs + 1 tiles, which at two
+// blocks an SM stay whole), with K of 16 k tiles (8 splits of 2; a tile of
+// 8 or fewer never splits), whole tiles and tiles past M and N with a
+// partial last k tile and misaligned rows. Every tile split, with no first
+// grid, runs in TestEveryInstanceAgainstCPU (1024^3 and 1000 x 1 x 4097 on
+// an H100).
 func TestTailSplit(t *testing.T) {
 	needGPU(t)
 	var tails []gemm.Instance
@@ -241,7 +242,7 @@ func TestTailSplit(t *testing.T) {
 	require.Positive(t, sms)
 	tested := map[string]bool{}
 	for _, tiles := range []int{2*sms + 1, sms + 1} {
-		for _, sh := range []struct{ M, N, K int }{{128, 128 * tiles, 128}, {125, 128*tiles - 3, 125}} {
+		for _, sh := range []struct{ M, N, K int }{{128, 128 * tiles, 256}, {125, 128*tiles - 3, 253}} {
 			p := getProblem(sh.M, sh.N, sh.K)
 			for _, in := range tails {
 				st := [3]storage{{order: in.A}, {order: in.B}, {order: gemm.RowMajor}}

@@ -9,7 +9,9 @@
 # tune.txt, tune-raw.json.gz, the merged table (<gpu>.yaml), new.{txt,json},
 # checks.tar.gz (the logs). TESTS (default TestEveryInstanceAgainstCPU) is
 # the tests/gemm tests of which the new instances' subtests run (each names
-# its subtests shape/instance/...); SANITIZE=0 leaves the sanitizers out.
+# its subtests shape/instance/...); SANITIZE=0 leaves the sanitizers out,
+# SANITIZE_RUN (a -test.run pattern) runs them over other subtests than the
+# small odd shapes of TestEveryInstanceAgainstCPU.
 #   source .devicecarry/setup.sh && NEW='_k32f$' MERGE=bench/results/...-raw.json.gz SEED=25 \
 #     SHAPES=886x886x886,466x2321x233 bash tools/device/gpu-tune-new.sh
 set -uo pipefail
@@ -29,13 +31,13 @@ timeout 200 go run ./tools/bench -tune -tune-families sgemm -tune-seed "$SEED" -
   -tune-raw "$OUT/tune-raw.json" -tune-out "$OUT" >"$OUT/tune.txt" 2>&1
 echo "tune: exit $? in $(($(date +%s) - t0)) s" | tee -a "$OUT/device.txt"
 t0=$(date +%s)
-timeout 90 go run ./tools/bench -families sgemm -no-progress -sizes '' -ladder-n 0 -filter "$NEW" -shapes "$SHAPES" \
+timeout 150 go run ./tools/bench -families sgemm -no-progress -sizes '' -ladder-n 0 -filter "$NEW" -shapes "$SHAPES" \
   -json "$OUT/new.json" >"$OUT/new.txt" 2>&1
 echo "bench: exit $? in $(($(date +%s) - t0)) s" | tee -a "$OUT/device.txt"
 small='1x1x1|35x79x19|128x128x128|257x383x77|516x260x84'
 [ "$SANITIZE" = 1 ] && step memcheck 70 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/gemm.test -test.short -test.v \
-  -test.run "TestEveryInstanceAgainstCPU/^($small)/.*$NEW"
+  -test.run "${SANITIZE_RUN:-TestEveryInstanceAgainstCPU/^($small)/.*$NEW}"
 [ "$SANITIZE" = 1 ] && step racecheck 70 compute-sanitizer --tool racecheck --error-exitcode 9 /tmp/gemm.test -test.short -test.v \
-  -test.run "TestEveryInstanceAgainstCPU/^(35x79x19|516x260x84)/.*$NEW"
+  -test.run "${SANITIZE_RUN:-TestEveryInstanceAgainstCPU/^(35x79x19|516x260x84)/.*$NEW}"
 (cd "$OUT" && tar czf checks.tar.gz ./*.log && rm -f ./*.log && gzip -f tune-raw.json)
 grep -E '^tune: (worst|merged|wrote)' "$OUT/tune.txt"

@@ -381,6 +381,15 @@ constexpr int64_t kTileBlockCost = 2;
 // tile's store to shared memory and the sum over its cluster.
 constexpr int64_t kTailBlockCost = 6;
 
+// kTailSplits are the cluster sizes tail_plan tries. 5 and 7 are left out:
+// at two blocks an SM an odd cluster leaves a block to share its SM with
+// another cluster's, and on an H100 (bench/results/
+// h100-2026-11-27-session28.md: every split forced at 25 shapes) 5 and 7
+// splits ran behind the best of 2, 3, 4, 6 and 8, by up to 48%, but at
+// 5120^3, where they led it by at most 2%; 3 ran fastest at 1024^3, where
+// 4 takes two rounds.
+constexpr int kTailSplits[] = {2, 3, 4, 6, 8};
+
 // TailPlan is how a launch runs its last tiles: `tiles` of them, the last of
 // the raster, split `splits` ways in clusters; splits 1 (and tiles 0): as
 // the others.
@@ -389,31 +398,47 @@ struct TailPlan {
   int splits = 1;
 };
 
-// tail_plan plans the last tiles % resident of `tiles` C tiles (every one
-// where fewer than resident) of k_tiles k tiles each, where `resident` blocks
-// fit the GPU at once: whole, one block each, in the last wave; or split s
-// ways in clusters of s blocks, of which the GPU holds clusters[s] at once
-// (s from 2 to kMaxClusterSplits; 0 or less where unknown or none), in
-// rounds of that many. It takes the split whose rounds, each of
-// ceil(k_tiles / s) + kTailBlockCost k tiles, finish first, if before a
-// whole tile's k_tiles + kTileBlockCost. On an H100 (bench/harness/
-// sgemm_tail.cu, bench/results/h100-2026-11-27-session27.md, the 128x128x16
-// tile at two blocks an SM) its splits ran 3072^3 1.08-1.11x faster than
-// the tail whole, 4097^3 1.06-1.08x, 8192^3 0.7-1.9%, within the run's
-// noise of the best of 2 to 8 forced splits there, and 6144^3 within 1%
-// either way (2 forced splits 1-4% faster). internal/tuning's TailPlan is
-// its copy for the timing model.
-inline TailPlan tail_plan(int64_t tiles, int64_t resident, int64_t k_tiles,
+// tail_plan plans the last tiles % (sms x per_sm) of `tiles` C tiles (every
+// one where fewer) of k_tiles k tiles each, on sms multiprocessors holding
+// per_sm blocks each: whole, one block each, in the last wave; or split s
+// ways (s of kTailSplits) in clusters of s blocks, of which the GPU holds
+// clusters[s] at once (0 or less where unknown or none), in rounds of that
+// many, each round ceil(k_tiles / s) + kTailBlockCost k tiles. It takes the
+// split that finishes first, if before the whole tiles' k_tiles +
+// kTileBlockCost.
+//
+// Where a multiprocessor holds two or more blocks, a block alone on one
+// counts half the time of one sharing it: the whole tiles where sms or
+// fewer, and the last of several rounds of clusters where its blocks are
+// sms or fewer. The blocks of one round of clusters share multiprocessors
+// (a cluster's blocks are placed together: 2 splits of 1024^3's 64 tiles,
+// 128 blocks, took as long as the whole tiles sharing multiprocessors).
+// Measured on an H100 with the 128x128x16 tile at two blocks an SM
+// (bench/harness/sgemm_tail.cu, h100-2026-11-27-session27.md and
+// -session28.md): a block alone took 0.53-0.57 of a shared one's time. Over
+// 17 shapes in every layout with every split forced, the plan's split ran
+// 0.4% slower than the fastest on average (geometric), 6% at worst (896 x
+// 2432 x 2048: 4 splits, 8 fastest); costing every block of a round as
+// sharing its SM and trying 5 and 7 too, 2.7% and 11.5%. At 8 shapes not
+// among those, 0.3% and 3.0%, against 6.8% and 21% (1792^3, which that
+// plan left whole, ran 1.18-1.21x faster in 2 splits).
+// internal/tuning's TailPlan is its copy for the timing model.
+inline TailPlan tail_plan(int64_t tiles, int64_t sms, int64_t per_sm, int64_t k_tiles,
                           const int (&clusters)[kMaxClusterSplits + 1]) {
   TailPlan plan;
-  if (tiles <= 0 || resident <= 0 || k_tiles <= 0) return plan;
-  const int64_t tail = tiles % resident;
+  if (tiles <= 0 || sms <= 0 || per_sm <= 0 || k_tiles <= 0) return plan;
+  const int64_t tail = tiles % (sms * per_sm);
   if (tail == 0) return plan;
-  int64_t best = k_tiles + kTileBlockCost;
-  for (int s = 2; s <= kMaxClusterSplits; ++s) {
-    if (clusters[s] <= 0) continue;
-    const int64_t rounds = (tail + clusters[s] - 1) / clusters[s];
-    const int64_t cost = rounds * ((k_tiles + s - 1) / s + kTailBlockCost);
+  // In half k tiles: 2 a k tile of a block sharing its multiprocessor, 1 of
+  // one alone where it could share.
+  const int64_t alone = per_sm > 1 ? 1 : 2;
+  int64_t best = (tail <= sms ? alone : 2) * (k_tiles + kTileBlockCost);
+  for (const int s : kTailSplits) {
+    const int64_t held = clusters[s];
+    if (held <= 0) continue;
+    const int64_t rounds = (tail + held - 1) / held, round = (k_tiles + s - 1) / s + kTailBlockCost;
+    const int64_t last_blocks = (tail - (rounds - 1) * held) * s;
+    const int64_t cost = 2 * (rounds - 1) * round + (rounds > 1 && last_blocks <= sms ? alone : 2) * round;
     if (cost < best) best = cost, plan.tiles = tail, plan.splits = s;
   }
   return plan;
@@ -433,10 +458,8 @@ inline TailPlan tail_plan_on(void (*kernel)(P...), void (*tail_kernel)(P...), in
   const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
   if (per_sm <= 0 || sms <= 0) return TailPlan{};
   int clusters[kMaxClusterSplits + 1] = {};
-  for (int s = 2; s <= kMaxClusterSplits; ++s) {
-    clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
-  }
-  return tail_plan(tiles, static_cast<int64_t>(per_sm) * sms, k_tiles, clusters);
+  for (const int s : kTailSplits) clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
+  return tail_plan(tiles, sms, per_sm, k_tiles, clusters);
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
