@@ -130,6 +130,13 @@ var sgemmTimes = []struct {
 	// tn, 1.387x tt (6, 10, 9, 12), leave-one-out 1.502, 1.439, 1.642,
 	// 1.588 (8, 4, 8, 7).
 	{"../../bench/results/h100-2026-11-27-session27-call2-tune-sgemm-merged-raw.json.gz", 1.39, 1.65, 37, 27},
+	// Between: 1.185x nn (886^3), 1.310x nt, 1.375x tn, 1.210x tt (5, 6,
+	// 5, 8); leave-one-out: 1.516, 1.459, 1.642, 1.588 (8, 3, 7, 8).
+	// Session 28's table: the tail instances, their tails planned with a
+	// block alone on its SM at half a shared one's time and 2, 3, 4, 6 or
+	// 8 splits, measured alone (seed 25) and merged with session 27's
+	// times of the others.
+	{"../../bench/results/h100-2026-11-27-session28-call3-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 24, 26},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
