@@ -225,28 +225,25 @@ func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
 		return 0, 1
 	}
 	last := tiles % (sms * perSM)
-	// In half k tiles: 2 a k tile of a block sharing its multiprocessor,
-	// 1 of one alone where it could share.
-	alone := 2
-	if perSM > 1 {
-		alone = 1
-	}
-	shared := func(blocks int) int {
-		if blocks <= sms {
-			return alone
+	// perKTile is what a k tile of a round of blocks costs, in half k
+	// tiles: 2 where they share multiprocessors, 1 where each has one to
+	// itself that could hold two.
+	perKTile := func(blocks int) int {
+		if perSM > 1 && blocks <= sms {
+			return 1
 		}
 		return 2
 	}
-	best, splits := shared(last)*(kTiles+tileBlockCost), 1
+	best, splits := perKTile(last)*(kTiles+tileBlockCost), 1
 	for _, s := range tailSplits {
 		held := ClustersHeld(sms, perSM, s)
 		if held <= 0 {
 			continue
 		}
 		rounds, round := ceilDiv(last, held), ceilDiv(kTiles, s)+tailBlockCost
-		lastRound := 2
+		lastRound := 2 // one round's clusters share multiprocessors
 		if rounds > 1 {
-			lastRound = shared((last - (rounds-1)*held) * s)
+			lastRound = perKTile((last - (rounds-1)*held) * s)
 		}
 		if cost := 2*(rounds-1)*round + lastRound*round; cost < best {
 			best, splits = cost, s
