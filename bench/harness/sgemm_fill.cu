@@ -12,33 +12,18 @@
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=2 -DTILE=0 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_fill bench/harness/sgemm_fill.cu -lcublas
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include <algorithm>
-#include <cmath>
 #include <functional>
 #include <vector>
-
-#include "bench/harness/cublas_sgemm.h"
-#include "bench/harness/timing.h"
-#include "kgen/sgemm.cuh"
-
-using kgen::Order;
 
 #ifndef LAYOUT
 #define LAYOUT 2
 #endif
+#include "bench/harness/sgemm_harness.h"
+
 #ifndef TILE
 #define TILE 0
 #endif
-constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
-constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
-constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
 constexpr int kMaxSplits = 32;
-constexpr bool kRing = LAYOUT != 2;  // the spec's sync: mbarrier, in the layouts with a k-contiguous operand
 
 template <int SPLIT>
 using Cfg = std::conditional_t<

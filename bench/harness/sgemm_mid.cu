@@ -11,38 +11,14 @@
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=1 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_mid bench/harness/sgemm_mid.cu -lcublas
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <algorithm>
-#include <cmath>
-#include <string>
-#include <vector>
-
-#include "bench/harness/cublas_sgemm.h"
-#include "bench/harness/timing.h"
-#include "kgen/sgemm.cuh"
-
-using kgen::Order;
-
-#ifndef LAYOUT
-#define LAYOUT 1
-#endif
-constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
-constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
-constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
-constexpr bool kRing = LAYOUT != 2;  // the spec's big tiles' sync: mbarriers but in tn
+#include "bench/harness/sgemm_harness.h"
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
           bool CL = false, bool FILL = false, bool R = false>
 using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R>;
 
-typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
-                      void*, int64_t, cudaStream_t);
-typedef int64_t (*WsBytes)(int, int, int);
 struct V {
   const char* name;
   Launch f;
@@ -85,29 +61,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (const GemmShape& sh : shapes) {
+    const ShapeRun<V> sr(cublas, g_st, kVariants, kN, sh.M, sh.N, sh.K);
     const int M = sh.M, N = sh.N, K = sh.K;
-    const size_t ec = static_cast<size_t>(M) * N;
-    const OperandSets ops(M, N, K);
-    const int sets = ops.size();
-    const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
-    int64_t wsb = 0;
-    for (const V& v : kVariants) wsb = std::max(wsb, v.ws(M, N, K));
-    float *Cr, *ws;
-    CK(cudaMalloc(&Cr, ec * 4));
-    CK(cudaMalloc(&ws, wsb + 256));
-    auto run = [&](int c, int s) {
-      if (c == 0) return cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
-      const int rc = kVariants[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
-      if (rc) printf("%s launch %d\n", kVariants[c - 1].name, rc), exit(1);
-    };
-    const std::vector<double> rd = rel_diffs(
-        kN + 1, Cr, ops.C[0], ec, g_st,
-        [&] { cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr); },
-        [&](size_t c) { run(static_cast<int>(c), 0); });
+    const std::vector<double> rd = sr.check();
     if (!prof) {
       const double flop = 2.0 * M * N * static_cast<double>(K);
       const int reps = flop > 6e10 ? 10 : 30;
-      const Timings t = time_interleaved(g_st, kN + 1, 2, reps, 7, [&](size_t c, int i) { run(c, i % sets); });
+      const Timings t = time_interleaved(g_st, kN + 1, 2, reps, 7,
+                                         [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
       printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0\n", kLayout, M, N, K, t.events[0], t.graph[0]);
       for (int c = 1; c <= kN; ++c) {
         printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g\n", kLayout, M, N, K, kVariants[c - 1].name, t.events[c],
@@ -117,8 +78,6 @@ int main(int argc, char** argv) {
       for (int c = 1; c <= kN; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, kVariants[c - 1].name, rd[c]);
     }
     fflush(stdout);
-    cudaFree(Cr);
-    cudaFree(ws);
   }
   return 0;
 }

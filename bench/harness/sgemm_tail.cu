@@ -10,28 +10,13 @@
 // Build on the GPU machine from the repository root (bench/harness/sgemm_tail.sh builds and runs every layout):
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=1 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/sgemm_tail bench/harness/sgemm_tail.cu -lcublas
-#include <cublas_v2.h>
-#include <cuda_runtime.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <algorithm>
 #include <vector>
 
-#include "bench/harness/cublas_sgemm.h"
-#include "bench/harness/timing.h"
-#include "kgen/sgemm.cuh"
+#include "bench/harness/sgemm_harness.h"
 
 using kgen::Order;
-
-#ifndef LAYOUT
-#define LAYOUT 1
-#endif
-constexpr bool kAColMajor = LAYOUT >= 2, kBColMajor = LAYOUT % 2 == 1;
-constexpr Order kA = kAColMajor ? Order::Col : Order::Row, kB = kBColMajor ? Order::Col : Order::Row;
-constexpr const char* kLayout = LAYOUT == 0 ? "nn" : LAYOUT == 1 ? "nt" : LAYOUT == 2 ? "tn" : "tt";
-constexpr bool kRing = LAYOUT != 2;  // the spec's 128x128 tiles' sync: mbarriers but in tn
 
 // The spec's 128x128x16 tile by column in FFMA order O (1 rows_zigzag, 2 quads_zigzag), ring R, tail T, in the
 // orders AO, BO; and its 128x256x16 tile.
@@ -40,9 +25,6 @@ using Big = kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, AO, BO, 3, 
 template <bool T>
 using Wide = kgen::sgemm::Config<128, 256, 16, 64, 64, 8, 16, 1, true, kA, kB, 3, 1, 0, 0, false, false, false, T>;
 
-typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
-                      void*, int64_t, cudaStream_t);
-typedef int64_t (*WsBytes)(int, int, int);
 typedef kgen::TailPlan (*Plan)(int, int, int);
 struct V {
   const char* name;
@@ -168,34 +150,17 @@ int main(int argc, char** argv) {
   occupancy<Wide<true>>("128x256x16");
   const int n = static_cast<int>(vs.size());
   for (const GemmShape& sh : shapes) {
+    const ShapeRun<V> sr(cublas, g_st, vs.data(), n, sh.M, sh.N, sh.K);
     const int M = sh.M, N = sh.N, K = sh.K;
-    const size_t ec = static_cast<size_t>(M) * N;
-    const OperandSets ops(M, N, K);
-    const int sets = ops.size();
-    const int64_t lda = kAColMajor ? M : K, ldb = kBColMajor ? K : N;
-    int64_t wsb = 0;
-    for (const V& v : vs) wsb = std::max(wsb, v.ws ? v.ws(M, N, K) : 0);
-    float *Cr, *ws;
-    CK(cudaMalloc(&Cr, ec * 4));
-    CK(cudaMalloc(&ws, wsb + 256));
-    auto run = [&](int c, int s) {
-      if (c == 0) return cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[s], lda, ops.B[s], ldb, ops.C[s]);
-      const int rc = vs[c - 1].f(M, N, K, 1.f, ops.A[s], lda, ops.B[s], ldb, 0.f, ops.C[s], N, ws, wsb, g_st);
-      if (rc) printf("%s launch %d\n", vs[c - 1].name, rc), exit(1);
-    };
-    const std::vector<double> rd = rel_diffs(
-        n + 1, Cr, ops.C[0], ec, g_st,
-        [&] { cublas(g_st, kAColMajor, kBColMajor, M, N, K, ops.A[0], lda, ops.B[0], ldb, Cr); },
-        [&](size_t c) { run(static_cast<int>(c), 0); });
+    const std::vector<double> rd = sr.check();
     if (check_only) {
       for (int c = 1; c <= n; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, vs[c - 1].name, rd[c]);
-      cudaFree(Cr);
-      cudaFree(ws);
       continue;
     }
     const double flop = 2.0 * M * N * static_cast<double>(K);
     const int reps = flop > 6e11 ? 5 : flop > 6e10 ? 10 : 30;
-    const Timings t = time_interleaved(g_st, n + 1, 2, reps, 7, [&](size_t c, int i) { run(c, i % sets); });
+    const Timings t =
+        time_interleaved(g_st, n + 1, 2, reps, 7, [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
     printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0,0,1\n", kLayout, M, N, K, t.events[0], t.graph[0]);
     for (int c = 1; c <= n; ++c) {
       const kgen::TailPlan p = vs[c - 1].plan ? vs[c - 1].plan(M, N, K) : kgen::TailPlan{};
@@ -203,8 +168,6 @@ int main(int argc, char** argv) {
              t.graph[c], t.events[0] / t.events[c], rd[c], static_cast<long long>(p.tiles), p.splits);
     }
     fflush(stdout);
-    cudaFree(Cr);
-    cudaFree(ws);
   }
   return 0;
 }
