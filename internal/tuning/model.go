@@ -221,10 +221,13 @@ func ClustersHeld(sms, perSM, size int) int {
 // is the launcher's tail_plan (kernels/include/kgen/common.cuh, which says
 // how it was measured) with ClustersHeld for the occupancy API.
 func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
-	if tiles <= 0 || sms <= 0 || perSM <= 0 || kTiles <= 0 || tiles%(sms*perSM) == 0 {
+	if tiles <= 0 || sms <= 0 || perSM <= 0 || kTiles <= 0 {
 		return 0, 1
 	}
 	last := tiles % (sms * perSM)
+	if last == 0 {
+		return 0, 1
+	}
 	// perKTile is what a k tile of a round of blocks costs, in half k
 	// tiles: 2 where they share multiprocessors, 1 where each has one to
 	// itself that could hold two.
