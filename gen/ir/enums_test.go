@@ -264,6 +264,18 @@ func TestChoiceTables(t *testing.T) {
 			t.Errorf("TailSplit with stages %d, split_k %d, tail %v", q.Stages, q.SplitK, q.Tail)
 		}
 	}
+	// Stream-K takes the same place and the same conditions.
+	if q := *p; func() bool {
+		q.Tail = TailStream
+		return InstanceName("sgemm", f32, &q) != "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts" || !q.StreamK() || q.TailSplit() || !q.TailArg()
+	}() {
+		t.Error("a stream-K tiling is not named _ts or not StreamK alone")
+	}
+	for _, q := range []GemmParams{{Stages: 2, SplitK: 1, Tail: TailStream}, {Stages: 3, SplitK: 2, Tail: TailStream}, {Stages: 3, SplitK: 1, Tail: TailCluster}} {
+		if q.StreamK() {
+			t.Errorf("StreamK with stages %d, split_k %d, tail %v", q.Stages, q.SplitK, q.Tail)
+		}
+	}
 	p.Sync = SyncBarrier
 	// Packing ends the name, after every other choice.
 	if q := *p; func() bool {

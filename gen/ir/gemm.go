@@ -292,16 +292,24 @@ const (
 	// shared memory, in a second grid, where kgen::tail_plan finds that it
 	// finishes sooner (Config's TAIL). Stages 3 to 5 and no split_k.
 	TailCluster
+	// TailStream: the tiles of a one-wave problem, or of the last wave,
+	// by stream-K, each resident block an equal share of their k tiles,
+	// the partial tiles summed through the workspace
+	// (kgen::sgemm::launch_stream), where they fill at most 7/8 of the
+	// GPU; on problems of whole tiles and k tiles. Stages 3 to 5, no
+	// split_k, no pack.
+	TailStream
 )
 
 // Tails is the table of every tail.
 var Tails = map[Tail]Choice{
 	TailWhole:   {Name: "whole", Suffix: ""},
 	TailCluster: {Name: "cluster", Suffix: "_tc"},
+	TailStream:  {Name: "stream", Suffix: "_ts"},
 }
 
 // AllTails lists the tails in declaration order.
-var AllTails = []Tail{TailWhole, TailCluster}
+var AllTails = []Tail{TailWhole, TailCluster, TailStream}
 
 func (t Tail) String() string { return Tails[t].Name }
 
@@ -311,3 +319,12 @@ func ParseTail(s string) (Tail, bool) { return lookup(AllTails, s, Tail.String) 
 // TailSplit reports whether p's launches split the last wave's tiles in
 // clusters on sm_90 and later (the template's TAIL argument).
 func (p *GemmParams) TailSplit() bool { return p.Tail == TailCluster && p.Stages >= 3 && p.SplitK <= 1 }
+
+// StreamK reports whether p's launches run a one-wave problem's tiles, or
+// the last wave's, by stream-K (the template's TAIL argument
+// kgen::sgemm::kTailStream).
+func (p *GemmParams) StreamK() bool { return p.Tail == TailStream && p.Stages >= 3 && p.SplitK <= 1 }
+
+// TailArg reports whether the template takes a TAIL argument: TailSplit or
+// StreamK.
+func (p *GemmParams) TailArg() bool { return p.TailSplit() || p.StreamK() }

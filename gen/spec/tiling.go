@@ -135,6 +135,10 @@ func checkF32Tiling(c *collector, what string, t Tiling, archs []ir.Arch) {
 		errorf("tail cluster splits the last wave's tiles in k among the blocks of a cluster, whose shared memory holds the partial tiles: it needs stages 3 to 5 and no split_k; stages is %d, split_k %d",
 			t.Stages, t.SplitK)
 	}
+	if t.Tail == ir.TailStream && (t.Stages == 2 || t.SplitK > 1 || t.Pack) {
+		errorf("tail stream runs the tiles by stream-K through the cp.async ring, each block's share of their k tiles summed through the workspace: it needs stages 3 to 5, no split_k and no pack; stages is %d, split_k %d, pack %v",
+			t.Stages, t.SplitK, t.Pack)
+	}
 	if t.Sync == ir.SyncMbarrier && (t.Stages == 2 || t.Pack) {
 		errorf("sync mbarrier synchronises the cp.async ring, which a packing tiling's kernel (layout tn's) and stages 2 do not have mbarriers in: it needs stages 3 to 5 and no pack; stages is %d, pack %v",
 			t.Stages, t.Pack)

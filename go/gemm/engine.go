@@ -84,6 +84,11 @@ type Instance struct {
 	// split the tiles of the last, partly filled wave in k among the blocks
 	// of thread-block clusters where that finishes sooner (kgen::tail_plan).
 	TailSplit bool
+	// StreamK marks an SGEMM instance whose launches run the tiles of a
+	// one-wave problem, or of its last wave, by stream-K where they fill at
+	// most 7/8 of the GPU, on problems of whole tiles and k tiles (a
+	// workspace of partial tiles there, on the stream's workspace).
+	StreamK bool
 	// Reference marks an instance kept for comparison: the engine runs it
 	// by name (SGEMMWith) only, never by its own choice, and tuning skips it.
 	Reference bool
@@ -246,7 +251,7 @@ func instances(ks []kernels.GEMM) []Instance {
 			Block: [3]int{k.Tiling.Block.M, k.Tiling.Block.N, k.Tiling.Block.K}, Warp: [2]int{k.Tiling.Warp.M, k.Tiling.Warp.N},
 			Thread: [2]int{k.Tiling.Thread.M, k.Tiling.Thread.N}, Stages: k.Tiling.Stages, Threads: k.Threads,
 			SharedBytes: k.SharedBytes, MinBlocksPerSM: k.Tiling.MinBlocksPerSM, SplitK: max(1, k.Tiling.SplitK), SplitFill: k.Tiling.SplitFill,
-			Pack: k.Tiling.Pack, TailSplit: k.Tiling.TailSplit, Reference: k.Reference, Ladder: k.Tiling.Ladder,
+			Pack: k.Tiling.Pack, TailSplit: k.Tiling.TailSplit, StreamK: k.Tiling.StreamK, Reference: k.Reference, Ladder: k.Tiling.Ladder,
 			Spec: flatten("", reflect.ValueOf(k.Tiling), nil),
 		}
 	}
@@ -756,8 +761,9 @@ func sameTiling(x, y kernels.GEMM) bool {
 // 1000x3000x500 and 1774^3, the tunes of sessions 23 and 24). Packing
 // instances (Pack) are left to a measured table: whether the transposes pay
 // depends on the GPU and the shape (on an H100, from about 3072^3); so are
-// instances that split their last wave in clusters (TailSplit), whose gain
-// depends on how the tiles fall into waves on the GPU at hand.
+// instances that split their last wave in clusters (TailSplit) or run it by
+// stream-K (StreamK), whose gain depends on how the tiles fall into waves
+// on the GPU at hand.
 func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	blocks := func(t kernels.GEMM) int { return ceilDiv(m, t.Tiling.Block.M) * ceilDiv(n, t.Tiling.Block.N) }
 	splits := func(t kernels.GEMM) int { return kernels.GEMMSplits(t.Tiling, m, n, k) }
@@ -765,7 +771,7 @@ func pickTiling(cands []kernels.GEMM, m, n, k, sms int) kernels.GEMM {
 	var plain, split, fill []kernels.GEMM
 	for _, c := range cands {
 		switch {
-		case c.Tiling.Pack, c.Tiling.TailSplit:
+		case c.Tiling.Pack, c.Tiling.TailSplit, c.Tiling.StreamK:
 			continue
 		case c.Tiling.SplitFill:
 			fill = append(fill, c)

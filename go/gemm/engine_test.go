@@ -138,6 +138,29 @@ func TestRankFillTilesByLayout(t *testing.T) {
 	assert.Equal(t, rank(zigzag, RowMajor, RowMajor), rank(quads, RowMajor, ColMajor), "nt: the same two places")
 }
 
+// TestWorkspaceBytesOfStreamK: a stream-K instance holds a partial tile and
+// a flag for each block of the largest grid it may stream over (512 blocks,
+// or its tiles' k tiles where fewer), on problems of whole tiles and k
+// tiles only (kgen::stream_workspace_bytes); the spec's such instances are
+// named _ts.
+func TestWorkspaceBytesOfStreamK(t *testing.T) {
+	g := kernels.GEMM{Info: kernels.Info{Arch: 90}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 128, N: 128, K: 16}, SplitK: 1, StreamK: true}}
+	assert.Equal(t, 512*128*128*4+2048, kernels.GEMMWorkspaceBytes(g, 2048, 2048, 2048), "512 blocks at most")
+	assert.Equal(t, 3*128*128*4+16, kernels.GEMMWorkspaceBytes(g, 128, 128, 48), "one tile of 3 k tiles: 3 blocks, 12 bytes of flags to 16")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 2047, 2048, 2048), "M not whole tiles: launched whole")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 2048, 2048, 2040), "K not whole k tiles")
+	assert.Equal(t, 0, kernels.GEMMWorkspaceBytes(g, 2048, 2048, 0))
+	n := 0
+	for _, k := range kernels.GEMMs {
+		if k.Tiling.StreamK {
+			n++
+			assert.Equal(t, 1, k.Tiling.SplitK, k.Name)
+			assert.True(t, strings.HasSuffix(k.Name, "_ts"), k.Name)
+		}
+	}
+	assert.NotZero(t, n, "the spec has stream-K instances")
+}
+
 func TestWorkspaceBytes(t *testing.T) {
 	g := kernels.GEMM{Info: kernels.Info{Arch: 90}, Tiling: kernels.GEMMTiling{Block: kernels.Tile{M: 64, N: 64, K: 8}, SplitK: 128}}
 	assert.Equal(t, 128*64*64*4, kernels.GEMMWorkspaceBytes(g, 64, 64, 65536))

@@ -17,6 +17,9 @@ type Tiling struct {
 	// Tail: the last, partly filled wave's tiles split in clusters where
 	// that finishes sooner (TailPlan).
 	Tail bool
+	// Stream: a one-wave problem's tiles, or the last wave's, by stream-K
+	// where they fill at most 7/8 of the GPU (StreamPlan).
+	Stream bool
 	// Threads and Regs are a block's threads and the spec's estimate of a
 	// thread's registers (gen/spec's Tiling.Regs, with cp.async), from the
 	// warp ("w<M>x<N>") and thread ("t<M>x<N>") tiles; 0 where the name
@@ -42,7 +45,8 @@ func (t Tiling) perSMBound() int {
 // GemmParams.NameTail): the "b<M>x<N>x<K>" and "k<splits>" (or, summed in a
 // thread-block cluster, "k<splits>c"; as many as fill the GPU,
 // "k<splits>f") parts, e.g. sgemm_nn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4 is
-// 128x128x8 in up to 4 splits; "tc" marks a tail split in clusters. A name
+// 128x128x8 in up to 4 splits; "tc" marks a tail split in clusters, "ts"
+// one by stream-K. A name
 // without a block tile counts as 1x1x1 blocks, for which the model's work
 // is the flops.
 func TilingOf(name string) Tiling {
@@ -51,6 +55,8 @@ func TilingOf(name string) Tiling {
 	for _, part := range strings.Split(name, "_") {
 		if part == "tc" {
 			t.Tail = true
+		} else if part == "ts" {
+			t.Stream = true
 		} else if dims, ok := strings.CutPrefix(part, "w"); ok {
 			if w, ok := positives(strings.Split(dims, "x")); ok && len(w) == 2 {
 				warp = w
@@ -210,6 +216,32 @@ func ClustersHeld(sms, perSM, size int) int {
 	return max(sms/gpcSMs, 1) * (min(sms, gpcSMs) * perSM / size)
 }
 
+// streamMaxBlocks bounds a stream-K grid (kgen::kStreamMaxBlocks).
+const streamMaxBlocks = 512
+
+// StreamPlan is how a stream-K launch runs an m x n x k problem of tiles
+// of bm x bn x bk on sms multiprocessors holding perSM blocks each: the
+// last tiles (every one where they fit the slots, min(sms x perSM,
+// streamMaxBlocks); else tiles % slots) over grid blocks, each an equal
+// share of their k tiles, where the problem is whole tiles and k tiles and
+// they fill at most 7/8 of the slots; else 0, 0. It is the launcher's
+// launch_stream (kernels/include/kgen/sgemm.cuh).
+func StreamPlan(m, n, k, bm, bn, bk, sms, perSM int) (tiles, grid int) {
+	if m <= 0 || n <= 0 || k <= 0 || m%bm != 0 || n%bn != 0 || k%bk != 0 || sms <= 0 || perSM <= 0 {
+		return 0, 0
+	}
+	all, kTiles := (m/bm)*(n/bn), k/bk
+	slots := min(sms*perSM, streamMaxBlocks)
+	tiles = all
+	if all > slots {
+		tiles = all % slots
+	}
+	if tiles == 0 || tiles*8 > slots*7 {
+		return 0, 0
+	}
+	return tiles, min(slots, tiles*kTiles)
+}
+
 // TailPlan is how a tail-splitting launch runs the last tiles % (sms x
 // perSM) of tiles C tiles of kTiles k tiles each (every one where fewer):
 // split s ways (s of tailSplits) in clusters of s blocks, in rounds of
@@ -318,6 +350,24 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 			return out
 		}
 	}
+	if t.Stream && s == 1 {
+		planO := o
+		if b := t.perSMBound(); b > 0 {
+			planO = min(o, b)
+		}
+		if st, grid := StreamPlan(m, n, k, t.BM, t.BN, t.BK, sms, planO); grid > 0 {
+			// The whole tiles in their waves, then one wave of the stream
+			// grid, each block an equal share of the tail's k tiles, and
+			// the partial tiles written and read.
+			share := float64(t.BM) * float64(t.BN) * float64(ceilDiv(st*(k/t.BK), grid)*t.BK)
+			whole := tiles - st
+			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(ceilDiv(grid, sms))*share
+			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile + float64(ceilDiv(grid, sms*o)*o)*share
+			out[termFixed] = 1
+			out[termReduce] = float64(grid) * float64(t.BM) * float64(t.BN)
+			return out
+		}
+	}
 	out[termSerial] = float64(ceilDiv(blocks, sms)) * tile
 	out[termResident] = float64(ceilDiv(blocks, sms*o)*o) * tile
 	out[termFixed] = 1
@@ -325,6 +375,17 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 		out[termReduce] = float64(s) * float64(m) * float64(n)
 	}
 	return out
+}
+
+// twinned reports whether t's instance runs its twin's kernel (the name
+// without "_tc" or "_ts", twinOf) for most shapes, at as many blocks a
+// multiprocessor, and plans its tail by that number.
+func (t Tiling) twinned() bool { return t.Tail || t.Stream }
+
+// twinOf is a tail-splitting or stream-K instance's twin: its name without
+// "_tc" or "_ts".
+func twinOf(name string) string {
+	return strings.Replace(strings.Replace(name, "_tc", "", 1), "_ts", "", 1)
 }
 
 // timeModel is one instance's fitted time in milliseconds: its terms at o
@@ -366,9 +427,10 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		}
 		groups[key] = append(groups[key], i)
 	}
-	// A tail-splitting instance runs its twin's kernel (the name without
-	// "_tc"), as many blocks a multiprocessor, and its launch plans its
-	// tail by that number: its fit keeps the twin's o, fitted first, where
+	// A tail-splitting or stream-K instance runs its twin's kernel (the
+	// name without "_tc" or "_ts", twinOf), as many blocks a
+	// multiprocessor, and its launch plans its tail by that number: its
+	// fit keeps the twin's o, fitted first, where
 	// the grid has the twin (free, the tail's o fitted the tail's splits
 	// elsewhere: at 1774^3 o = 4 planned 2 splits where the H100's 2
 	// blocks a multiprocessor plan none, and the model took the tail
@@ -378,7 +440,7 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		index[name] = i
 	}
 	slices.SortStableFunc(keys, func(a, b string) int {
-		ta, tb := models[groups[a][0]].tiling.Tail, models[groups[b][0]].tiling.Tail
+		ta, tb := models[groups[a][0]].tiling.twinned(), models[groups[b][0]].tiling.twinned()
 		switch {
 		case ta == tb:
 			return 0
@@ -393,8 +455,8 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		o, coef := 1, [nTerms]float64{termSerial: 1}
 		bestErr := math.Inf(1)
 		first, last := 1, maxResident
-		if lead := members[0]; models[lead].tiling.Tail {
-			if twin, ok := index[strings.Replace(g.Instances[lead], "_tc", "", 1)]; ok && fitted[twin] {
+		if lead := members[0]; models[lead].tiling.twinned() {
+			if twin, ok := index[twinOf(g.Instances[lead])]; ok && fitted[twin] {
 				first, last = models[twin].o, models[twin].o
 			}
 		}

@@ -52,6 +52,35 @@ func TestTilingOfReadsTailAndOccupancy(t *testing.T) {
 	// A name without a thread tile does not say.
 	assert.Equal(t, 0, TilingOf("hgemm_nn_f16accf32_b64x64x32_w32x32_s3").perSMBound())
 	assert.False(t, TilingOf("sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb").Tail)
+	ts := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts")
+	assert.Equal(t, Tiling{BM: 128, BN: 128, BK: 16, SplitK: 1, Stream: true, Threads: 256, Regs: 120}, ts)
+	assert.Equal(t, "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", twinOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts"))
+}
+
+// TestStreamPlan checks the launcher's choices, worked out by hand for an
+// H100 (132 SMs, two blocks of the 128x128 tile each: 264 slots).
+func TestStreamPlan(t *testing.T) {
+	for _, c := range []struct {
+		m, n, k     int
+		tiles, grid int
+		why         string
+	}{
+		{1024, 1024, 1024, 64, 264, "64 tiles of 64 k tiles: 4096 iterations over every slot"},
+		{1536, 1536, 1536, 144, 264, "144 of 264 slots"},
+		{2048, 2048, 2048, 0, 0, "256 tiles fill 97% of the slots (more than 7/8): whole"},
+		{3072, 3072, 3072, 48, 264, "576 tiles: 48 past two waves"},
+		{4096, 4096, 4096, 0, 0, "1024 tiles: 232 past three waves fill 88%: whole"},
+		{128, 128, 48, 1, 3, "one tile of 3 k tiles: 3 blocks"},
+		{1000, 1024, 1024, 0, 0, "M not whole tiles"},
+		{1024, 1024, 1000, 0, 0, "K not whole k tiles"},
+		{8192, 8192, 8192, 136, 264, "4096 tiles: 136 past 15 waves"},
+	} {
+		tiles, grid := StreamPlan(c.m, c.n, c.k, 128, 128, 16, 132, 2)
+		assert.Equal(t, [2]int{c.tiles, c.grid}, [2]int{tiles, grid}, "%dx%dx%d: %s", c.m, c.n, c.k, c.why)
+	}
+	// More slots than a grid may have: 512.
+	_, grid := StreamPlan(2048, 2048, 2048, 128, 128, 16, 400, 2)
+	assert.Equal(t, 512, grid, "800 slots hold 256 tiles at 32%; the grid is capped")
 }
 
 func TestClustersHeld(t *testing.T) {
@@ -243,6 +272,15 @@ func TestTermsCountWavesAndSplits(t *testing.T) {
 	assert.Equal(t, want, tail.terms(132, 2, 8192, 8192, 8192))
 	want[termResident] = 32*whole + 5*4*part
 	assert.Equal(t, want, tail.terms(132, 4, 8192, 8192, 8192), "o = 4 counts waves of 528, the plan's rounds at 2")
+
+	// Stream-K at 1536^3 (144 tiles of 96 k tiles, 264 blocks of
+	// ceil(13824 / 264) = 53 k tiles): one block an SM's 53 k tiles alone,
+	// two sharing each SM; the 264 partial tiles written.
+	stream := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts")
+	share := 128.0 * 128 * 53 * 16
+	assert.Equal(t, [nTerms]float64{2 * share, 2 * share, 1, 264 * 128 * 128}, stream.terms(132, 2, 1536, 1536, 1536))
+	// At 2048^3 it runs whole.
+	assert.Equal(t, tl(128, 128, 16, 1).terms(132, 2, 2048, 2048, 2048), stream.terms(132, 2, 2048, 2048, 2048))
 
 	// No multiprocessors given counts one; empty dimensions count 1.
 	assert.Equal(t, [nTerms]float64{1, 1, 1, 0}, tl(1, 1, 1, 1).terms(0, 1, 0, -1, 0))

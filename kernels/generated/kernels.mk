@@ -144,6 +144,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -174,6 +175,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -205,6 +207,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -231,6 +234,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -369,6 +373,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -399,6 +404,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -430,6 +436,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -456,6 +463,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -594,6 +602,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -624,6 +633,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -655,6 +665,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -681,6 +692,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -831,6 +843,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -861,6 +874,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \
@@ -892,6 +906,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
@@ -918,6 +933,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_pk.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_mb.o \

@@ -785,6 +785,12 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, in
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -964,6 +970,12 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm80(int device, in
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1151,6 +1163,12 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm86(int device, int m
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1306,6 +1324,12 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm80(int device, in
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

@@ -264,6 +264,75 @@ func TestTailSplit(t *testing.T) {
 	requireCovered(t, tested, tails)
 }
 
+// TestStreamK runs the stream-K instances (StreamK) where their launches
+// stream: one tile of 3 k tiles (3 blocks, the owner adding 2 partials),
+// 6 tiles of 10 (60 blocks of one k tile each, 9 partials a tile), 40 of
+// 17 (the shares crossing tiles), and 7 tiles past two whole waves of two
+// blocks an SM (4 x SMs + 7 tiles: the whole ones first, then the 7 by
+// stream-K; at one block an SM, past four), with rows padded to 16-byte
+// multiples; and where they launch whole: the same shapes with misaligned
+// rows, and tiles past M and N with a partial k tile. A capture into a CUDA
+// graph replayed twice checks that the flags are cleared for each launch.
+func TestStreamK(t *testing.T) {
+	needGPU(t)
+	var streams []gemm.Instance
+	for _, in := range tableInstances(t) {
+		if in.StreamK {
+			streams = append(streams, in)
+		}
+	}
+	if len(streams) == 0 {
+		t.Skip("no stream-K instance in the spec")
+	}
+	sms := dev.Info().Multiprocessors
+	require.Positive(t, sms)
+	aligned := func(o gemm.Order) storage { return storage{order: o, pad: 4} }
+	misaligned := func(o gemm.Order, pad int) storage { return storage{order: o, pad: pad, offset: 1} }
+	tested := map[string]bool{}
+	for _, sh := range []struct{ M, N, K int }{{128, 128, 48}, {256, 384, 160}, {1024, 640, 272}, {128, 128 * (4*sms + 7), 256}, {125, 379, 253}} {
+		p := getProblem(sh.M, sh.N, sh.K)
+		for _, in := range streams {
+			layouts := [][3]storage{
+				{aligned(in.A), aligned(in.B), aligned(gemm.RowMajor)},
+				{misaligned(in.A, 5), misaligned(in.B, 3), misaligned(gemm.RowMajor, 2)},
+			}
+			for _, st := range layouts {
+				o := place(t, p, st[0], st[1], st[2])
+				for _, sc := range scalings {
+					t.Run(fmt.Sprintf("%dx%dx%d/%s/%s,%s/beta=%g", sh.M, sh.N, sh.K, in.Name, st[0], st[1], sc.beta), func(t *testing.T) {
+						c := o.freshC(t, sc.beta)
+						require.NoError(t, eng.SGEMMWith(in.Name, nil, sc.alpha, o.a, o.b, sc.beta, c))
+						checkResult(t, o, sc.alpha, sc.beta, c, download(t, c))
+					})
+				}
+			}
+			tested[in.Name] = true
+		}
+	}
+	requireCovered(t, tested, streams)
+
+	p := getProblem(256, 384, 160)
+	const alpha, beta = -0.75, 1.5
+	for _, in := range streams {
+		t.Run("graph/"+in.Name, func(t *testing.T) {
+			s, err := dev.NewStream()
+			require.NoError(t, err)
+			defer s.Destroy()
+			o := place(t, p, aligned(in.A), aligned(in.B), aligned(gemm.RowMajor))
+			c := o.freshC(t, beta)
+			g, err := s.Capture(func() error { return eng.SGEMMWith(in.Name, s, alpha, o.a, o.b, beta, c) })
+			require.NoError(t, err, "capture")
+			defer g.Destroy()
+			for range 2 {
+				require.NoError(t, cuda.CopyFromHost(c.Buf, o.cImg))
+				require.NoError(t, g.Launch(s))
+				require.NoError(t, s.Synchronize())
+				checkResult(t, o, alpha, beta, c, download(t, c))
+			}
+		})
+	}
+}
+
 // TestWorkspaceInGraphs captures every instance that needs a workspace
 // (split-K, packing) into a CUDA graph on a stream that never ran it, so
 // the launch takes the graph's own workspace,

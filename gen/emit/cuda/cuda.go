@@ -48,15 +48,15 @@ var configs = map[ir.Op]opConfig{
 		header: "kgen/sgemm.cuh", namespace: "kgen::sgemm",
 		describe: emit.Template("gemm.describe", `fp32 GEMM on CUDA cores, A {{layout .P.ALayout}}-major, B {{layout .P.BLayout}}-major, C row-major;
 // {{if .P.Pack}}the k-contiguous operands transposed into the workspace first, then the kernel of A col-major and B row-major;
-// {{end}}block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{if .P.FillSplits}}up to {{end}}{{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}{{if .P.FillSplits}} (as many as fill the GPU){{end}},{{if .P.Mbarriers}} the ring synchronised by mbarriers,{{end}}{{if .P.TailSplit}} the last wave's tiles split in clusters on sm_90,{{end}} {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
+// {{end}}block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{if .P.FillSplits}}up to {{end}}{{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}{{if .P.FillSplits}} (as many as fill the GPU){{end}},{{if .P.Mbarriers}} the ring synchronised by mbarriers,{{end}}{{if .P.TailSplit}} the last wave's tiles split in clusters on sm_90,{{end}}{{if .P.StreamK}} a one-wave problem's tiles or the last wave's by stream-K,{{end}} {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
 		config: emit.Template("gemm.config", `struct Config : kgen::sgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, {{.P.Thread.M}}, {{.P.Thread.N}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
                                    /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{if .P.Pack}}/*packed*/ kgen::Order::Col, kgen::Order::Row{{else}}{{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}{{end}},
-                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailSplit}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}
-                                   {{- if or .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailSplit}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}
-                                   {{- if or .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailSplit}}, /*splits summed in a cluster*/ {{.P.ClusterReduce}}{{end}}
-                                   {{- if or .P.FillSplits .P.Mbarriers .P.TailSplit}}, /*splits filling the GPU*/ {{.P.FillSplits}}{{end}}
-                                   {{- if or .P.Mbarriers .P.TailSplit}}, /*ring through mbarriers*/ {{.P.Mbarriers}}{{end}}
-                                   {{- if .P.TailSplit}}, /*last wave split in clusters*/ true{{end}}> {};`, funcs),
+                                   /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}
+                                   {{- if or .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}
+                                   {{- if or .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*splits summed in a cluster*/ {{.P.ClusterReduce}}{{end}}
+                                   {{- if or .P.FillSplits .P.Mbarriers .P.TailArg}}, /*splits filling the GPU*/ {{.P.FillSplits}}{{end}}
+                                   {{- if or .P.Mbarriers .P.TailArg}}, /*ring through mbarriers*/ {{.P.Mbarriers}}{{end}}
+                                   {{- if .P.TailSplit}}, /*last wave split in clusters*/ true{{else if .P.StreamK}}, /*tiles by stream-K*/ kgen::sgemm::kTailStream{{end}}> {};`, funcs),
 		launch: emit.Template("gemm.launch", `{{if .P.Pack}}launch_packed<Config, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}>{{else}}launch<Config>{{end}}`, funcs),
 	},
 	ir.GEMV: {

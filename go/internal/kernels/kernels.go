@@ -112,6 +112,12 @@ type GEMMTiling struct {
 	// of thread-block clusters where that finishes sooner (kgen::tail_plan):
 	// no workspace.
 	TailSplit bool
+	// StreamK marks an f32 instance whose launches run the tiles of a
+	// one-wave problem, or of its last wave, by stream-K (each resident
+	// block an equal share of their k tiles, kgen::sgemm::launch_stream)
+	// where they fill at most 7/8 of the GPU, on problems of whole tiles and
+	// k tiles: a workspace of partial tiles (GEMMWorkspaceBytes) there.
+	StreamK bool
 	// Pack marks an f32 instance that first transposes its k-contiguous
 	// operands (A row-major, B column-major) into the workspace and then
 	// runs the kernel of A column-major and B row-major on the copies
@@ -189,11 +195,35 @@ func GEMMWorkspaceBytes(g GEMM, m, n, k int) int {
 			packed += packedBytes(n, k)
 		}
 	}
+	if g.Tiling.StreamK {
+		return streamWorkspaceBytes(g.Tiling, m, n, k)
+	}
 	s := GEMMSplits(g.Tiling, m, n, k)
 	if s <= 1 || (g.Tiling.ClusterReduce && g.Arch >= clusterMinArch) {
 		return packed
 	}
 	return packed + s*m*n*4
+}
+
+// streamMaxBlocks bounds a stream-K grid whatever the device
+// (kgen::kStreamMaxBlocks).
+const streamMaxBlocks = 512
+
+// streamWorkspaceBytes is a stream-K instance's workspace for an m x n x k
+// problem (kgen::stream_workspace_bytes): a partial tile of floats and a
+// flag for each block of the largest grid it may stream over, where the
+// problem is whole tiles and k tiles; else 0.
+func streamWorkspaceBytes(t GEMMTiling, m, n, k int) int {
+	b := t.Block
+	if k <= 0 || m%b.M != 0 || n%b.N != 0 || k%b.K != 0 {
+		return 0
+	}
+	iterations := (m / b.M) * (n / b.N) * (k / b.K)
+	if iterations >= 1<<31 {
+		return 0
+	}
+	slots := min(iterations, streamMaxBlocks)
+	return slots*b.M*b.N*4 + (slots*4+15)/16*16
 }
 
 // packedBytes is the workspace of one packed k x mn operand: rows of mn

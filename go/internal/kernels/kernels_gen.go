@@ -1535,6 +1535,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", TailSplit: true},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2135,6 +2155,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", TailSplit: true},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2755,6 +2795,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", TailSplit: true},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", StreamK: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", StreamK: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", StreamK: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50688},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", StreamK: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 33792},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 8}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3275,6 +3335,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", TailSplit: true},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 50736},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "rows_zigzag", Sync: "mbarrier", StreamK: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -6417,6 +6497,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(p *GEMMParams
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6895,6 +6991,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(p *GEMMParams
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {
@@ -7393,6 +7505,22 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm90(p *GEMMParams) i
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7807,6 +7935,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm89(p *GEMMParams
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk_sm80(p *GEMMParams) int {

@@ -236,11 +236,39 @@ __device__ __forceinline__ void split_k_tiles(int k_tiles, int& begin, int& end)
   end = min(begin + per_split, k_tiles);
 }
 
+// kStreamMaxBlocks bounds a stream-K grid, and so the workspace, which holds a
+// partial tile and a flag per block; more than an H100's 264 slots of the
+// 128x128 tile.
+constexpr int64_t kStreamMaxBlocks = 512;
+
+// stream_aligned: stream-K takes problems of whole tiles and whole k tiles
+// (fast_rows aside); the others launch as `tail: whole`.
+template <class K>
+__host__ __device__ inline bool stream_aligned(int M, int N, int Kd) {
+  return M > 0 && N > 0 && Kd > 0 && M % K::BM == 0 && N % K::BN == 0 && Kd % K::BK == 0 &&
+         static_cast<int64_t>(M / K::BM) * (N / K::BN) * (Kd / K::BK) < (int64_t{1} << 31);
+}
+
+// stream_workspace_bytes: a partial tile and a flag for each block of the
+// largest grid that an M x N x Kd problem may stream over, whatever the
+// device (kStreamMaxBlocks); 0 where it does not stream
+// (go/internal/kernels.GEMMWorkspaceBytes mirrors it). K is a kgen::sgemm
+// config (kgen/sgemm.cuh's stream-K).
+template <class K>
+inline int64_t stream_workspace_bytes(int M, int N, int Kd) {
+  if (!stream_aligned<K>(M, N, Kd)) return 0;
+  const int64_t iterations = static_cast<int64_t>(M / K::BM) * (N / K::BN) * (Kd / K::BK);
+  const int64_t slots = iterations < kStreamMaxBlocks ? iterations : kStreamMaxBlocks;
+  return slots * K::BM * K::BN * 4 + (slots * 4 + 15) / 16 * 16;
+}
+
 // workspace_bytes is the workspace launch needs for an M x N x Kd problem:
 // a partial C of floats per split when the k range is split through memory,
-// else none (no split, or the splits sum in a cluster: K::kClusterReduce).
+// with stream-K (K::kStream, kgen/sgemm.cuh) stream_workspace_bytes, else
+// none (no split, or the splits sum in a cluster: K::kClusterReduce).
 template <class K>
 inline int64_t workspace_bytes(int M, int N, int Kd) {
+  if constexpr (K::kStream) return stream_workspace_bytes<K>(M, N, Kd);
   const int splits = splits_for<K>(M, N, Kd);
   if (K::kClusterReduce || splits <= 1 || M <= 0 || N <= 0) return 0;
   return static_cast<int64_t>(splits) * M * N * static_cast<int64_t>(sizeof(float));

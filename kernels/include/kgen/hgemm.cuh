@@ -259,6 +259,7 @@ struct Config {
   static constexpr int kMinBlocks = MIN_BLOCKS_;
   static constexpr Accum kAccum = ACC_;
   static constexpr int kSplitK = SPLIT_K_;
+  static constexpr bool kStream = false;  // (kgen::workspace_bytes: sgemm's stream-K only)
   // Splits always sum through a workspace (kgen/common.cuh).
   static constexpr bool kClusterReduce = false;
   // Launched early on sm_90 (programmatic dependent launch, kgen/launch.cuh)

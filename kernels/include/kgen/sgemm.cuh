@@ -302,10 +302,11 @@ struct AsyncLoader {
 // k range of one C tile, how a warp's lanes lie on its thread grid
 // (lane_coords), the order of a k step's multiply-adds (multiply_tile), how
 // splits are summed and counted, how the cp.async ring synchronises, and
-// whether the last, partly filled wave of tiles splits in clusters (TAIL_).
+// how the last, partly filled wave of tiles runs (TAIL_: kTailWhole, kTailCluster or kTailStream).
+constexpr int kTailWhole = 0, kTailCluster = 1, kTailStream = 2;
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
           Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
-          bool CLUSTER_ = false, bool FILL_ = false, bool RING_ = false, bool TAIL_ = false>
+          bool CLUSTER_ = false, bool FILL_ = false, bool RING_ = false, int TAIL_ = kTailWhole>
 struct Config {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int kStages = STAGES_;
@@ -364,7 +365,19 @@ struct Config {
   // as a second grid of TailOf<Config>: each tile's k range split among up
   // to kMaxClusterSplits blocks of a cluster, summed through distributed
   // shared memory (tail_plan decides, and whether it pays).
-  static constexpr bool kTail = TAIL_ && kAsync && SPLIT_K_ == 1 && kArch >= 90;
+  static constexpr bool kTail = TAIL_ == kTailCluster && kAsync && SPLIT_K_ == 1 && kArch >= 90;
+  // With TAIL_ kTailStream launch runs the tiles of a one-wave problem, or
+  // of the last, partly filled wave, by stream-K (launch_stream): every
+  // resident block an equal share of their k tiles.
+  static constexpr bool kStream = TAIL_ == kTailStream && kAsync && SPLIT_K_ == 1;
+  // The stream kernel's blocks per multiprocessor for __launch_bounds__:
+  // as many as the thread tile's estimated registers allow (its two
+  // segments' state left ptxas at 144-173 registers where gemm_kernel's
+  // 128x128 tile takes 121-123: one block an SM).
+  static constexpr int kStreamMinBlocks =
+      MIN_BLOCKS_ > 65536 / (kThreads * ((TM * TN + 2 * (TM + TN) + 24 + 7) / 8 * 8))
+          ? MIN_BLOCKS_
+          : 65536 / (kThreads * ((TM * TN + 2 * (TM + TN) + 24 + 7) / 8 * 8));
   // kTailGrid: this grid covers the last gridDim.x tiles of the raster
   // (TailOf's), not the first.
   static constexpr bool kTailGrid = false;
@@ -382,7 +395,9 @@ struct Config {
                 "a cluster split needs the cp.async pipeline and 2 to 8 splits");
   static_assert(!(CLUSTER_ && FILL_), "a split that fills the GPU sums through the workspace");
   static_assert(!RING_ || STAGES_ >= 3, "the mbarrier ring is the cp.async pipeline's");
-  static_assert(!TAIL_ || (STAGES_ >= 3 && SPLIT_K_ == 1), "a tail split needs the cp.async pipeline and no split");
+  static_assert(TAIL_ >= kTailWhole && TAIL_ <= kTailStream, "tail whole, cluster or stream");
+  static_assert(TAIL_ == kTailWhole || (STAGES_ >= 3 && SPLIT_K_ == 1),
+                "a tail split needs the cp.async pipeline and no split");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   static_assert(!kAsync, "cp.async needs sm_80");
 #endif
@@ -836,6 +851,190 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   store(C, ldc, alpha, beta, K::kVecGlobal && full_mn && vector_ok(C, ldc));
 }
 
+// Stream-K (Config's TAIL kTailStream, launch_stream). A one-wave problem
+// leaves multiprocessors short: 2048^3 in 128x128 tiles fills 256 of an
+// H100's 264 block slots (two an SM), 1536^3 144; whole tiles cannot
+// balance that, and splitting whole tiles (split-K, the tail's clusters)
+// only moves the quantisation. Stream-K gives each of G resident blocks an
+// equal share of the (tile, k tile) iterations of those tiles, in order:
+// block b the iterations [b * total / G, (b + 1) * total / G), total =
+// tiles x k tiles. A share of at most one tile's k tiles (tiles <= G) has
+// one or two segments: the end of one tile and the start of the next. The
+// block whose segment ends a tile owns it; the earlier blocks with a part
+// of that tile write their partial sums to their slot of the workspace and
+// raise their flag; the owner adds them, in block order (the result is the
+// same from run to run), and stores C. A block does its part of the next
+// tile first, then the end of its first, so that the partials an owner
+// waits for were written first, by blocks with lower indices: those were
+// dispatched before it and wait for no later block, so a grid cannot
+// deadlock, whatever else shares the GPU. bench/harness/sgemm_stream.cu
+// (bench/results/h100-2026-11-27-session29.md): on an H100 1.01-1.34x
+// faster than the tail clusters at 12 shapes from 1024^3 to 128 x 8192 x
+// 8192 in every layout (1536^3 1.14-1.16x, 1024^3 1.24-1.28x), but 2048^3
+// 0.95x: its 256 tiles fill 97% of the slots, and the partials and the
+// second segment's pipeline fill cost more than the idle 3%.
+
+// stream_fill_pays: stream-K runs the tiles of the last wave where they fill
+// at most 7/8 of the G slots (on an H100 2048^3's 256 of 264 ran 5% slower by
+// stream-K, 4096^3's 232 within 1% either way).
+inline bool stream_fill_pays(int64_t tiles, int64_t slots) { return tiles * 8 <= slots * 7; }
+
+// StreamArgs are a stream-K launch's arguments, in shared memory for
+// stream_segment: passed as arguments (or kept from the kernel's
+// parameters), they stayed in registers across its multiply-adds.
+struct StreamArgs {
+  int M, N, Kd;
+  float alpha, beta;
+  const float* A;
+  int64_t lda;
+  const float* B;
+  int64_t ldb;
+  float* C;
+  int64_t ldc;
+  float* ws;
+  unsigned* flags;
+};
+
+template <class K>
+__device__ __forceinline__ StreamArgs& stream_args() {
+  __shared__ StreamArgs args;
+  return args;
+}
+
+__device__ __forceinline__ void flag_raise(unsigned* f) {
+  asm volatile("fence.acq_rel.gpu;\n\tst.relaxed.gpu.global.u32 [%0], %1;\n" ::"l"(f), "r"(1u) : "memory");
+}
+__device__ __forceinline__ unsigned flag_read(const unsigned* f) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(f) : "memory");
+  return v;
+}
+
+// stream_segment multiplies k tiles [k0, k1) of the tile at (m0, n0). Unless
+// OWNER, the sums go to block b's slot of the workspace (each thread's
+// float4s, thread-major) and its flag is raised; an OWNER adds the slots of
+// blocks [c_first, b), in order, each once its flag is up, and stores C.
+template <class K, bool OWNER>
+__device__ __forceinline__ void stream_segment(int m0, int n0, int k0, int k1, int b, int c_first) {
+  constexpr int kQuads = K::TM * K::TN / 4;
+  constexpr int64_t kSlot = int64_t{K::BM} * K::BN;
+  StreamArgs& g = stream_args<K>();
+  float* const smem = Smem<K>::get();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int lm = 0, ln = 0;
+  lane_coords<K>(lane, lm, ln);
+  const int a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
+  const int b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
+  // The operands from k tile k0 on, so that the ring starts at its tile 0
+  // (from k0, ptxas allocated the multiply-adds' registers worse: by
+  // bench/harness/sass_loops.py 3x gemm_kernel's same-bank operands).
+  const Operand<K::kAKContig> a_all{g.A, g.lda};
+  const Operand<K::kBKContig> b_all{g.B, g.ldb};
+  const Operand<K::kAKContig> op_a{a_all.at(0, k0 * K::BK), g.lda};
+  const Operand<K::kBKContig> op_b{b_all.at(0, k0 * K::BK), g.ldb};
+  float acc[K::TM][K::TN];
+#pragma unroll
+  for (int i = 0; i < K::TM; ++i) {
+#pragma unroll
+    for (int j = 0; j < K::TN; ++j) acc[i][j] = 0.0f;
+  }
+  mainloop_async<K, kVectors>(op_a, op_b, m0, n0, g.M, g.N, g.Kd - k0 * K::BK, 0, k1 - k0, a_off, b_off, smem, acc);
+  // (The ring ends with a barrier: g is read again from here on.)
+  if constexpr (!OWNER) {
+    float4* const slot = reinterpret_cast<float4*>(g.ws + b * kSlot);
+#pragma unroll
+    for (int q = 0; q < kQuads; ++q) {
+      const float* r = &acc[q / K::kGroupsN][(q % K::kGroupsN) * 4];
+      __stcg(slot + q * K::kThreads + threadIdx.x, make_float4(r[0], r[1], r[2], r[3]));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) flag_raise(g.flags + b);
+  } else {
+    for (int c = c_first; c < b; ++c) {
+      if (threadIdx.x == 0) {
+        while (flag_read(g.flags + c) == 0) {
+        }
+      }
+      __syncthreads();
+      const float4* slot = reinterpret_cast<const float4*>(g.ws + c * kSlot);
+#pragma unroll
+      for (int q = 0; q < kQuads; ++q) {
+        const float4 p = __ldcg(slot + q * K::kThreads + threadIdx.x);
+        float* r = &acc[q / K::kGroupsN][(q % K::kGroupsN) * 4];
+        r[0] += p.x, r[1] += p.y, r[2] += p.z, r[3] += p.w;
+      }
+    }
+    store_c<K>(acc, m0 + a_off, n0 + b_off, g.M, g.N, g.alpha, g.beta, g.C, g.ldc, vector_ok(g.C, g.ldc));
+  }
+}
+
+// tile_origin is tile `tile`'s origin in gemm_kernel's grouped raster order
+// over tiles_m x tiles_n tiles.
+template <class K>
+__device__ __forceinline__ void tile_origin(int tile, int tiles_m, int tiles_n, int& m0, int& n0) {
+  const int per_group = kGroupRows * tiles_n;
+  const int group = tile / per_group, first_m = group * kGroupRows;
+  const int rows = min(tiles_m - first_m, kGroupRows);
+  const int in_group = tile % per_group;
+  m0 = (first_m + in_group % rows) * K::BM, n0 = (in_group / rows) * K::BN;
+}
+
+// stream_first is block blk's first iteration of total over G blocks.
+__device__ __forceinline__ int stream_first(int64_t blk, int64_t total, int64_t G) {
+  return static_cast<int>(blk * total / G);
+}
+
+// stream_kernel runs the last `tiles` tiles of an M x N x Kd problem of
+// whole tiles and k tiles by stream-K over its gridDim.x >= tiles blocks.
+// flags (a word per block) are 0 on entry. The two segments are written out
+// one after the other, each working out its place from the arguments alone
+// (a loop over them kept its state in registers across the multiply-adds).
+template <class K>
+__global__ void __launch_bounds__(K::kThreads, K::kStreamMinBlocks)
+    stream_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
+                  const float* __restrict__ B, int64_t ldb, float beta, float* __restrict__ C, int64_t ldc,
+                  int tiles, float* __restrict__ ws, unsigned* __restrict__ flags) {
+  if constexpr (K::kEarly) {
+    allow_early_start();
+    wait_prior_grids();
+  }
+  if (threadIdx.x == 0) stream_args<K>() = StreamArgs{M, N, Kd, alpha, beta, A, lda, B, ldb, C, ldc, ws, flags};
+  __syncthreads();
+  const int b = blockIdx.x;
+  {
+    // The start of the next tile, where the share reaches it: never owned.
+    const int tiles_m = M / K::BM, tiles_n = N / K::BN, kt = Kd / K::BK;
+    const int64_t total = static_cast<int64_t>(tiles) * kt;
+    const int lo = stream_first(b, total, gridDim.x), hi = stream_first(b + 1, total, gridDim.x);
+    const int next = (lo / kt + 1) * kt;
+    if (next < hi) {
+      int m0, n0;
+      tile_origin<K>(tiles_m * tiles_n - tiles + next / kt, tiles_m, tiles_n, m0, n0);
+      stream_segment<K, false>(m0, n0, 0, hi - next, b, 0);
+    }
+  }
+  // The share's first part: the end of its tile (owned) or a middle part.
+  const StreamArgs& g = stream_args<K>();
+  const int tiles_m = g.M / K::BM, tiles_n = g.N / K::BN, kt = g.Kd / K::BK;
+  const int64_t total = static_cast<int64_t>(tiles) * kt;
+  const int lo = stream_first(b, total, gridDim.x), hi = stream_first(b + 1, total, gridDim.x);
+  const int t = lo / kt, end = (t + 1) * kt;
+  int m0, n0;
+  tile_origin<K>(tiles_m * tiles_n - tiles + t, tiles_m, tiles_n, m0, n0);
+  if (hi < end) {
+    stream_segment<K, false>(m0, n0, lo - t * kt, hi - t * kt, b, 0);
+    return;
+  }
+  // The earlier blocks that hold the rest of the tile.
+  int c_first = b;
+  while (c_first > 0 && stream_first(c_first, total, gridDim.x) > t * kt) --c_first;
+  stream_segment<K, true>(m0, n0, lo - t * kt, kt, b, c_first);
+}
+
+// StreamKey keys the per-device caches of stream_kernel<K>.
+template <class K>
+struct StreamKey {};
+
 // prepare sets the cp.async kernels' dynamic shared memory limit above the
 // 48 KiB default, once per device.
 template <class K>
@@ -845,6 +1044,11 @@ inline cudaError_t prepare() {
     if (err != cudaSuccess) return err;
   }
   if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
+  if constexpr (K::kStream) {
+    const cudaError_t err = once_per_device<StreamKey<K>>(
+        [] { return cudaFuncSetAttribute(stream_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes); });
+    if (err != cudaSuccess) return err;
+  }
   return once_per_device<K>([] {
     const cudaError_t err =
         cudaFuncSetAttribute(gemm_kernel<K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
@@ -868,6 +1072,49 @@ inline int check_operands(int M, int N, int Kd, bool a_k, bool b_k, const float*
   if (M == 0 || N == 0) return KGEN_OK;
   if (C == nullptr || (Kd > 0 && (A == nullptr || B == nullptr))) return KGEN_ERR_NULL_POINTER;
   return KGEN_OK;
+}
+
+// launch_stream is launch's stream-K path for a problem of whole tiles and k
+// tiles whose operands' rows allow kVectors. Where the tiles (every one, or
+// those of the last, partly filled wave, after the others whole) fill at
+// most 7/8 of the G slots the device holds (stream_fill_pays), it clears the
+// flags, runs stream_kernel over min(G, their k tiles) blocks and returns
+// true with the launches' error in err; else it launches nothing and
+// returns false.
+template <class K>
+bool launch_stream(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                   float beta, float* C, int64_t ldc, void* ws, int64_t blocks, bool early, cudaStream_t stream,
+                   cudaError_t& err) {
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  const int per_sm = blocks_per_sm<StreamKey<K>>(dev, stream_kernel<K>, K::kThreads, K::kSmemBytes);
+  int64_t slots = static_cast<int64_t>(per_sm) * sm_count(dev);
+  if (slots > kStreamMaxBlocks) slots = kStreamMaxBlocks;
+  const int64_t tiles = blocks <= slots ? blocks : blocks % slots;
+  if (per_sm <= 0 || tiles == 0 || !stream_fill_pays(tiles, slots)) return false;
+  const int64_t k_tiles = tiles * (Kd / K::BK);
+  const int64_t grid = k_tiles < slots ? k_tiles : slots;
+  float* const part = static_cast<float*>(ws);
+  unsigned* const flags = reinterpret_cast<unsigned*>(part + grid * K::BM * K::BN);
+  // (The flags go first: the whole tiles' kernel may start the stream
+  // kernel early, which a memset between them would not.)
+  err = cudaMemsetAsync(flags, 0, grid * sizeof(unsigned), stream);
+  if (err == cudaSuccess && tiles < blocks) {
+    err = launch_maybe_early(early, gemm_kernel<K, false>, dim3(static_cast<unsigned>(blocks - tiles)),
+                             dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                             part);
+  }
+  if (err == cudaSuccess) {
+    // Launched early after the whole tiles (it waits for them): its blocks
+    // take the multiprocessors their last wave leaves.
+    err = launch_maybe_early(tiles < blocks, stream_kernel<K>, dim3(static_cast<unsigned>(grid)), dim3(K::kThreads),
+                             K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                             static_cast<int>(tiles), part, flags);
+  }
+  return true;
 }
 
 // WithEdges keys the per-device caches of gemm_kernel<K, true>.
@@ -930,6 +1177,14 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
                                stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
       }
       return static_cast<int>(e);
+    }
+  }
+  if constexpr (K::kStream) {
+    if (!edges && stream_aligned<K>(M, N, Kd)) {
+      cudaError_t e = cudaSuccess;
+      if (launch_stream<K>(M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, ws, blocks, early, stream, e)) {
+        return static_cast<int>(e);
+      }
     }
   }
   const dim3 grid(static_cast<unsigned>(blocks), splits);
