@@ -3,7 +3,8 @@
 # counts in $OUT/ptxas-stream.txt), checks every variant under compute-sanitizer memcheck at CHECK_SHAPES in nt and tn
 # and racecheck in nt ($OUT/sanitize-stream.txt), then times every variant against cuBLAS at SHAPES in each layout
 # ($OUT/stream-<layout>.csv).
-#   [SHAPES=...] [CHECK_SHAPES=...] [LAYOUTS=...] bash bench/harness/sgemm_stream.sh   (repository root, GPU machine)
+#   [SHAPES=...] [CHECK_SHAPES=...] [LAYOUTS=...] [SRC=sgemm_stream_ab.cu] bash bench/harness/sgemm_stream.sh
+#   (repository root, GPU machine; SRC: the harness to build, sgemm_stream.cu by default)
 set -uo pipefail
 OUT=${OUT:-/tmp/out}
 SHAPES=${SHAPES:-1024x1024x1024,2048x2048x2048,1792x1792x1792,1536x1536x1536,4096x4096x4096,3072x3072x3072}
@@ -16,7 +17,7 @@ nvcc --version | tail -1 | tee -a "$OUT/device.txt"
 flags=(-O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90)
 t0=$(date +%s)
 for layout in 0 1 2 3; do
-  nvcc "${flags[@]}" -DLAYOUT=$layout -Xptxas -v -o /tmp/stream-$layout bench/harness/sgemm_stream.cu -lcublas \
+  nvcc "${flags[@]}" -DLAYOUT=$layout -Xptxas -v -o /tmp/stream-$layout bench/harness/${SRC:-sgemm_stream.cu} -lcublas \
     >/tmp/ptxas-stream-$layout.txt 2>&1 &
 done
 wait
