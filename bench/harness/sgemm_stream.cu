@@ -1,22 +1,17 @@
-// Harness (session 29): stream-K for the 128x128x16 tile. A one-wave problem leaves multiprocessors short: 2048^3's
-// 256 tiles of 128x128 fill 256 of an H100's 264 block slots (two an SM), so 8 SMs run one block and idle for the
-// last ~45% of the launch; 1024^3's 64 tiles fill a quarter. Whole tiles cannot balance that, and splits of whole
-// tiles (the tail clusters, split-K) only move the quantisation. Stream-K gives each of G resident blocks an equal
-// share of the problem's (tile, k tile) iterations, in raster order: a block's share ends in the middle of a tile,
-// whose first k tiles it computes while the following blocks compute the rest, write their partial sums to the
-// workspace and raise a flag; the block that computed k tile 0 (the owner) adds them in block order, then stores C.
-// A block's share starts with the part of a tile it does not own, so the partials it waits for were written first.
+// Harness (session 29): stream-K for the 128x128x16 tile (kgen::sgemm::launch_stream, Config's TAIL kTailStream)
+// against the same tile whole and with its last wave split in clusters, and cuBLAS. A one-wave problem leaves
+// multiprocessors short: 1536^3's 144 tiles of 128x128 fill 144 of an H100's 264 block slots (two an SM); whole tiles
+// cannot balance that, and splits of whole tiles (the tail clusters, split-K) only move the quantisation. Stream-K
+// gives each of G resident blocks an equal share of the tiles' (tile, k tile) iterations (kgen/sgemm.cuh says how).
 //
 // Variants, the tile by column in rows_zigzag (the ring of the spec's 128x128x16 tiles: mbarriers but in tn):
 //   dp            every tile whole (one block each)
-//   dp tail       the engine's tail instance: the last partial wave split in clusters where kgen::tail_plan says
-//   sk            stream-K over every resident block (two an SM): every tile where there are that many or fewer,
-//                 else the tiles of the last partial wave, after the others whole
-//   sk 1 per SM   the same over one block an SM
-// Session 29's first call ran a version that looped over a block's segments, and also stream-K over two waves'
-// tiles: its loop kept ptxas at 128 registers with spills and ran every k tile ~6% slower than gemm_kernel.
-// Aligned shapes only (M, N multiples of 128, K of 16): the others
-// run dp. One layout per build (-DLAYOUT 0-3: nn nt tn tt); every variant checked against cuBLAS first (largest
+//   dp tail       the tail instance: the last partial wave split in clusters where kgen::tail_plan says
+//   sk            the stream-K instance: every tile, or those of the last partial wave after the others whole,
+//                 where they fill at most 7/8 of the GPU; else as dp
+// Calls 1-3 of session 29 ran this harness's prototype (e2d8ded: its own kernel, the block that starts a tile owning
+// it); sgemm_stream_ab.cu runs that against the library's.
+// Stream-K takes whole tiles and k tiles only (M, N multiples of 128, K of 16). One layout per build (-DLAYOUT 0-3: nn nt tn tt); every variant checked against cuBLAS first (largest
 // difference relative to the largest |C|, C poisoned with NaNs before), then timed in interleaved rounds
 // (bench/harness/timing.h) over operand sets rotated past the 50 MB L2. CSV: layout,M,N,K,variant,ms,graph_ms,
 // x_cublas,reldiff. Shapes from the first argument; a second argument "check" only checks (compute-sanitizer).

@@ -137,6 +137,12 @@ var sgemmTimes = []struct {
 	// 8 splits, measured alone (seed 25) and merged with session 27's
 	// times of the others.
 	{"../../bench/results/h100-2026-11-27-session28-call3-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 24, 26},
+	// Between: 1.185x nn (886^3), 1.310x nt, 1.375x tn, 1.210x tt (5, 6,
+	// 6, 8); leave-one-out: 1.516, 1.459, 1.642, 1.588 (8, 6, 10, 7).
+	// Session 29's table: the stream-K instances (tail: stream, the model's
+	// StreamPlan) measured alone (seed 25) and merged with session 28's
+	// times of the others.
+	{"../../bench/results/h100-2026-11-27-session29-call8-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 25, 31},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.

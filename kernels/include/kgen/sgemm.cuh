@@ -867,12 +867,13 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 // tile first, then the end of its first, so that the partials an owner
 // waits for were written first, by blocks with lower indices: those were
 // dispatched before it and wait for no later block, so a grid cannot
-// deadlock, whatever else shares the GPU. bench/harness/sgemm_stream.cu
-// (bench/results/h100-2026-11-27-session29.md): on an H100 1.01-1.34x
-// faster than the tail clusters at 12 shapes from 1024^3 to 128 x 8192 x
-// 8192 in every layout (1536^3 1.14-1.16x, 1024^3 1.24-1.28x), but 2048^3
-// 0.95x: its 256 tiles fill 97% of the slots, and the partials and the
-// second segment's pipeline fill cost more than the idle 3%.
+// deadlock, whatever else shares the GPU. On an H100, against the tail
+// clusters in every layout: 1024^3 1.17-1.24x faster, 1536^3 1.10-1.16x,
+// 3072^3 1.02-1.04x, 128 x 8192 x 8192 1.26-1.32x
+// (bench/harness/sgemm_stream_ab.cu); a prototype ran 2048^3 0.95x: its
+// 256 tiles fill 97% of the slots, and the partials and the second
+// segment's pipeline fill cost more than the idle 3%
+// (bench/results/h100-2026-11-27-session29.md).
 
 // stream_fill_pays: stream-K runs the tiles of the last wave where they fill
 // at most 7/8 of the G slots (on an H100 2048^3's 256 of 264 ran 5% slower by
