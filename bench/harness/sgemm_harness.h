@@ -1,12 +1,14 @@
-// What the SGEMM harnesses that build one layout each share (sgemm_fill.cu, sgemm_mid.cu, sgemm_tail.cu): the
-// layout of the build (-DLAYOUT 0-3: nn nt tn tt; a harness may define its own default before including this), the
-// signature of kgen::sgemm's launchers, and one shape's operands, reference and runs of a list of launchers.
+// What the SGEMM harnesses that build one layout each share (sgemm_fill.cu, sgemm_mid.cu, sgemm_tail.cu,
+// sgemm_stream.cu, sgemm_stream_ab.cu): the layout of the build (-DLAYOUT 0-3: nn nt tn tt; a harness may define its
+// own default before including this), the signature of kgen::sgemm's launchers, one shape's operands, reference and
+// runs of a list of launchers, and the main loop over the shapes of the command line.
 #pragma once
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <algorithm>
 #include <vector>
@@ -82,3 +84,51 @@ class ShapeRun {
   float* ref_ = nullptr;
   float* ws_ = nullptr;
 };
+
+// run_shapes is a harness's main loop over the shapes of its first argument (MxNxK[,...]): for each, every variant
+// of vs (n of them) checked against cuBLAS (ShapeRun::check), then, unless a second argument asks for the checks
+// alone ("check", or "prof" for a profiler's run), cuBLAS and the variants timed in `rounds` interleaved rounds of
+// 5, 10 or 30 launches (by the flops) and a CSV line printed for each, cuBLAS first:
+// layout,M,N,K,variant,ms,graph_ms,x_cublas,reldiff, then what extra(c, M, N, K) prints (c 0 is cuBLAS). It returns
+// main's exit status.
+template <class V, class Extra>
+int run_shapes(int argc, char** argv, const V* vs, int n, int rounds, Extra extra) {
+  if (argc < 2) {
+    printf("usage: %s MxNxK[,...] [check|prof]\n", argv[0]);
+    return 2;
+  }
+  const bool check_only = argc > 2 && (strcmp(argv[2], "check") == 0 || strcmp(argv[2], "prof") == 0);
+  std::vector<GemmShape> shapes;
+  if (!parse_shapes(argv[1], shapes)) {
+    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
+    return 2;
+  }
+  const CublasSgemm cublas;
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  for (const GemmShape& sh : shapes) {
+    const ShapeRun<V> sr(cublas, st, vs, n, sh.M, sh.N, sh.K);
+    const int M = sh.M, N = sh.N, K = sh.K;
+    const std::vector<double> rd = sr.check();
+    if (check_only) {
+      for (int c = 1; c <= n; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, vs[c - 1].name, rd[c]);
+      continue;
+    }
+    const double flop = 2.0 * M * N * static_cast<double>(K);
+    const int reps = flop > 6e11 ? 5 : flop > 6e10 ? 10 : 30;
+    const Timings t = time_interleaved(st, n + 1, 2, reps, rounds,
+                                       [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
+    for (int c = 0; c <= n; ++c) {
+      printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g", kLayout, M, N, K, c == 0 ? "cublas" : vs[c - 1].name, t.events[c],
+             t.graph[c], t.events[0] / t.events[c], rd[c]);
+      extra(c, M, N, K);
+      printf("\n");
+    }
+    fflush(stdout);
+  }
+  CK(cudaStreamDestroy(st));
+  return 0;
+}
+
+// no_extra is run_shapes's extra for a harness with no columns of its own.
+inline void no_extra(int, int, int, int) {}

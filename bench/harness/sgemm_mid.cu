@@ -45,39 +45,4 @@ static const V kVariants[] = {
 };
 constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
 
-static cudaStream_t g_st;
-
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    printf("usage: %s MxNxK[,...] [prof]\n", argv[0]);
-    return 2;
-  }
-  const bool prof = argc > 2 && strcmp(argv[2], "prof") == 0;
-  const CublasSgemm cublas;
-  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
-  std::vector<GemmShape> shapes;
-  if (!parse_shapes(argv[1], shapes)) {
-    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
-    return 2;
-  }
-  for (const GemmShape& sh : shapes) {
-    const ShapeRun<V> sr(cublas, g_st, kVariants, kN, sh.M, sh.N, sh.K);
-    const int M = sh.M, N = sh.N, K = sh.K;
-    const std::vector<double> rd = sr.check();
-    if (!prof) {
-      const double flop = 2.0 * M * N * static_cast<double>(K);
-      const int reps = flop > 6e10 ? 10 : 30;
-      const Timings t = time_interleaved(g_st, kN + 1, 2, reps, 7,
-                                         [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
-      printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0\n", kLayout, M, N, K, t.events[0], t.graph[0]);
-      for (int c = 1; c <= kN; ++c) {
-        printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g\n", kLayout, M, N, K, kVariants[c - 1].name, t.events[c],
-               t.graph[c], t.events[0] / t.events[c], rd[c]);
-      }
-    } else {
-      for (int c = 1; c <= kN; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, kVariants[c - 1].name, rd[c]);
-    }
-    fflush(stdout);
-  }
-  return 0;
-}
+int main(int argc, char** argv) { return run_shapes(argc, argv, kVariants, kN, 7, no_extra); }

@@ -45,47 +45,13 @@ static std::vector<V> variants() {
   };
 }
 
-static cudaStream_t g_st;
-
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    printf("usage: %s MxNxK[,...] [check]\n", argv[0]);
-    return 2;
-  }
-  const bool check_only = argc > 2 && strcmp(argv[2], "check") == 0;  // no timing (compute-sanitizer)
-  const CublasSgemm cublas;
-  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
-  std::vector<GemmShape> shapes;
-  if (!parse_shapes(argv[1], shapes)) {
-    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
-    return 2;
-  }
-  const std::vector<V> vs = variants();
   using S = Big<kgen::sgemm::kTailStream>;
   CK(kgen::sgemm::prepare<S>());
   int dev = 0;
   CK(cudaGetDevice(&dev));
   printf("# %s: %d SMs, %d blocks of the stream kernel an SM\n", kLayout, kgen::sm_count(dev),
          kgen::blocks_per_sm<kgen::sgemm::StreamKey<S>>(dev, kgen::sgemm::stream_kernel<S>, S::kThreads, S::kSmemBytes));
-  const int n = static_cast<int>(vs.size());
-  for (const GemmShape& sh : shapes) {
-    const ShapeRun<V> sr(cublas, g_st, vs.data(), n, sh.M, sh.N, sh.K);
-    const int M = sh.M, N = sh.N, Kd = sh.K;
-    const std::vector<double> rd = sr.check();
-    if (check_only) {
-      for (int c = 1; c <= n; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, Kd, vs[c - 1].name, rd[c]);
-      continue;
-    }
-    const double flop = 2.0 * M * N * static_cast<double>(Kd);
-    const int reps = flop > 6e11 ? 5 : flop > 6e10 ? 10 : 30;
-    const Timings t =
-        time_interleaved(g_st, n + 1, 2, reps, 9, [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
-    printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0\n", kLayout, M, N, Kd, t.events[0], t.graph[0]);
-    for (int c = 1; c <= n; ++c) {
-      printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g\n", kLayout, M, N, Kd, vs[c - 1].name, t.events[c], t.graph[c],
-             t.events[0] / t.events[c], rd[c]);
-    }
-    fflush(stdout);
-  }
-  return 0;
+  const std::vector<V> vs = variants();
+  return run_shapes(argc, argv, vs.data(), static_cast<int>(vs.size()), 9, no_extra);
 }

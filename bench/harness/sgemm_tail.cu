@@ -130,44 +130,13 @@ static std::vector<V> variants() {
   return v;
 }
 
-static cudaStream_t g_st;
-
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    printf("usage: %s MxNxK[,...] [check]\n", argv[0]);
-    return 2;
-  }
-  const bool check_only = argc > 2 && strcmp(argv[2], "check") == 0;  // no timing (compute-sanitizer)
-  const CublasSgemm cublas;
-  CK(cudaStreamCreateWithFlags(&g_st, cudaStreamNonBlocking));
-  std::vector<GemmShape> shapes;
-  if (!parse_shapes(argv[1], shapes)) {
-    printf("bad shape list %s (want MxNxK,...)\n", argv[1]);
-    return 2;
-  }
   const std::vector<V> vs = variants();
   occupancy<Big<1, kRing, true>>("128x128x16 lc fz");
   occupancy<Wide<true>>("128x256x16");
-  const int n = static_cast<int>(vs.size());
-  for (const GemmShape& sh : shapes) {
-    const ShapeRun<V> sr(cublas, g_st, vs.data(), n, sh.M, sh.N, sh.K);
-    const int M = sh.M, N = sh.N, K = sh.K;
-    const std::vector<double> rd = sr.check();
-    if (check_only) {
-      for (int c = 1; c <= n; ++c) printf("%s,%d,%d,%d,%s,reldiff %.2g\n", kLayout, M, N, K, vs[c - 1].name, rd[c]);
-      continue;
-    }
-    const double flop = 2.0 * M * N * static_cast<double>(K);
-    const int reps = flop > 6e11 ? 5 : flop > 6e10 ? 10 : 30;
-    const Timings t =
-        time_interleaved(g_st, n + 1, 2, reps, 7, [&](size_t c, int i) { sr.run(static_cast<int>(c), i % sr.sets()); });
-    printf("%s,%d,%d,%d,cublas,%.5f,%.5f,1,0,0,1\n", kLayout, M, N, K, t.events[0], t.graph[0]);
-    for (int c = 1; c <= n; ++c) {
-      const kgen::TailPlan p = vs[c - 1].plan ? vs[c - 1].plan(M, N, K) : kgen::TailPlan{};
-      printf("%s,%d,%d,%d,%s,%.5f,%.5f,%.3f,%.2g,%lld,%d\n", kLayout, M, N, K, vs[c - 1].name, t.events[c],
-             t.graph[c], t.events[0] / t.events[c], rd[c], static_cast<long long>(p.tiles), p.splits);
-    }
-    fflush(stdout);
-  }
-  return 0;
+  // The plan's tail tiles and splits (cuBLAS and forced variants: 0,1).
+  return run_shapes(argc, argv, vs.data(), static_cast<int>(vs.size()), 7, [&](int c, int M, int N, int K) {
+    const kgen::TailPlan p = c > 0 && vs[c - 1].plan ? vs[c - 1].plan(M, N, K) : kgen::TailPlan{};
+    printf(",%lld,%d", static_cast<long long>(p.tiles), p.splits);
+  });
 }
