@@ -216,22 +216,36 @@ func ClustersHeld(sms, perSM, size int) int {
 	return max(sms/gpcSMs, 1) * (min(sms, gpcSMs) * perSM / size)
 }
 
-// streamMaxBlocks bounds a stream-K grid (kgen::kStreamMaxBlocks).
-const streamMaxBlocks = 512
+// StreamMaxBlocks bounds a stream-K grid whatever the device, and so its
+// workspace (kgen::kStreamMaxBlocks).
+const StreamMaxBlocks = 512
+
+// StreamIterations is the (tile, k tile) iterations of an m x n x k problem
+// in tiles of bm x bn x bk that stream-K may take: problems of whole tiles
+// and k tiles, fewer than 2^31 (kgen::stream_aligned); 0 for any other.
+func StreamIterations(m, n, k, bm, bn, bk int) int {
+	if m <= 0 || n <= 0 || k <= 0 || bm <= 0 || bn <= 0 || bk <= 0 || m%bm != 0 || n%bn != 0 || k%bk != 0 {
+		return 0
+	}
+	if it := (m / bm) * (n / bn) * (k / bk); it < 1<<31 {
+		return it
+	}
+	return 0
+}
 
 // StreamPlan is how a stream-K launch runs an m x n x k problem of tiles
 // of bm x bn x bk on sms multiprocessors holding perSM blocks each: the
 // last tiles (every one where they fit the slots, min(sms x perSM,
 // streamMaxBlocks); else tiles % slots) over grid blocks, each an equal
-// share of their k tiles, where the problem is whole tiles and k tiles and
-// they fill at most 7/8 of the slots; else 0, 0. It is the launcher's
-// launch_stream (kernels/include/kgen/sgemm.cuh).
+// share of their k tiles, where the problem is whole tiles and k tiles
+// (StreamIterations) and they fill at most 7/8 of the slots; else 0, 0. It
+// is the launcher's launch_stream (kernels/include/kgen/sgemm.cuh).
 func StreamPlan(m, n, k, bm, bn, bk, sms, perSM int) (tiles, grid int) {
-	if m <= 0 || n <= 0 || k <= 0 || m%bm != 0 || n%bn != 0 || k%bk != 0 || sms <= 0 || perSM <= 0 {
+	if StreamIterations(m, n, k, bm, bn, bk) == 0 || sms <= 0 || perSM <= 0 {
 		return 0, 0
 	}
 	all, kTiles := (m/bm)*(n/bn), k/bk
-	slots := min(sms*perSM, streamMaxBlocks)
+	slots := min(sms*perSM, StreamMaxBlocks)
 	tiles = all
 	if all > slots {
 		tiles = all % slots

@@ -5,7 +5,11 @@
 // are go/gemm and go/rs.
 package kernels
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/kgen-gpu/kgen/internal/tuning"
+)
 
 // Layout is a matrix operand's storage order relative to its logical shape.
 type Layout int
@@ -205,24 +209,14 @@ func GEMMWorkspaceBytes(g GEMM, m, n, k int) int {
 	return packed + s*m*n*4
 }
 
-// streamMaxBlocks bounds a stream-K grid whatever the device
-// (kgen::kStreamMaxBlocks).
-const streamMaxBlocks = 512
-
 // streamWorkspaceBytes is a stream-K instance's workspace for an m x n x k
 // problem (kgen::stream_workspace_bytes): a partial tile of floats and a
-// flag for each block of the largest grid it may stream over, where the
-// problem is whole tiles and k tiles; else 0.
+// flag for each block of the largest grid it may stream over
+// (tuning.StreamMaxBlocks), where the problem is whole tiles and k tiles
+// (tuning.StreamIterations); else 0.
 func streamWorkspaceBytes(t GEMMTiling, m, n, k int) int {
 	b := t.Block
-	if k <= 0 || m%b.M != 0 || n%b.N != 0 || k%b.K != 0 {
-		return 0
-	}
-	iterations := (m / b.M) * (n / b.N) * (k / b.K)
-	if iterations >= 1<<31 {
-		return 0
-	}
-	slots := min(iterations, streamMaxBlocks)
+	slots := min(tuning.StreamIterations(m, n, k, b.M, b.N, b.K), tuning.StreamMaxBlocks)
 	return slots*b.M*b.N*4 + (slots*4+15)/16*16
 }
 
