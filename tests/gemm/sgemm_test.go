@@ -271,8 +271,8 @@ func TestTailSplit(t *testing.T) {
 // blocks an SM (4 x SMs + 7 tiles: the whole ones first, then the 7 by
 // stream-K; at one block an SM, past four), with rows padded to 16-byte
 // multiples; and where they launch whole: the same shapes with misaligned
-// rows, and tiles past M and N with a partial k tile. A capture into a CUDA
-// graph replayed twice checks that the flags are cleared for each launch.
+// rows, and tiles past M and N with a partial k tile. TestWorkspaceInGraphs
+// replays them in a CUDA graph (the flags cleared for each launch).
 func TestStreamK(t *testing.T) {
 	needGPU(t)
 	var streams []gemm.Instance
@@ -310,32 +310,12 @@ func TestStreamK(t *testing.T) {
 		}
 	}
 	requireCovered(t, tested, streams)
-
-	p := getProblem(256, 384, 160)
-	const alpha, beta = -0.75, 1.5
-	for _, in := range streams {
-		t.Run("graph/"+in.Name, func(t *testing.T) {
-			s, err := dev.NewStream()
-			require.NoError(t, err)
-			defer s.Destroy()
-			o := place(t, p, aligned(in.A), aligned(in.B), aligned(gemm.RowMajor))
-			c := o.freshC(t, beta)
-			g, err := s.Capture(func() error { return eng.SGEMMWith(in.Name, s, alpha, o.a, o.b, beta, c) })
-			require.NoError(t, err, "capture")
-			defer g.Destroy()
-			for range 2 {
-				require.NoError(t, cuda.CopyFromHost(c.Buf, o.cImg))
-				require.NoError(t, g.Launch(s))
-				require.NoError(t, s.Synchronize())
-				checkResult(t, o, alpha, beta, c, download(t, c))
-			}
-		})
-	}
 }
 
 // TestWorkspaceInGraphs captures every instance that needs a workspace
-// (split-K, packing) into a CUDA graph on a stream that never ran it, so
-// the launch takes the graph's own workspace,
+// (split-K, packing, stream-K: its flags cleared for each launch) into a
+// CUDA graph on a stream that never ran it, so the launch takes the graph's
+// own workspace,
 // replays the graph twice with C reset in between, runs the instance
 // eagerly on the same stream between the replays (the stream's workspace),
 // and checks every result and the poison around C.
@@ -344,18 +324,27 @@ func TestWorkspaceInGraphs(t *testing.T) {
 	tested := map[string]bool{}
 	split := splitKInstances(t)
 	for _, in := range tableInstances(t) {
-		if in.Pack && in.SplitK == 1 {
+		if (in.Pack && in.SplitK == 1) || in.StreamK {
 			split = append(split, in)
 		}
 	}
-	p := getProblem(33, 70, 4099)
+	odd := getProblem(33, 70, 4099)
+	// Stream-K takes a workspace on whole tiles and k tiles with rows of
+	// 16-byte multiples only: 6 tiles of 10 k tiles (60 blocks).
+	whole := getProblem(256, 384, 160)
 	const alpha, beta = -0.75, 1.5
 	for _, in := range split {
 		t.Run(in.Name, func(t *testing.T) {
 			s, err := dev.NewStream()
 			require.NoError(t, err)
 			defer s.Destroy()
-			o := place(t, p, storage{order: in.A, pad: 5, offset: 1}, storage{order: in.B, pad: 3, offset: 3}, storage{order: gemm.RowMajor, pad: 2, offset: 1})
+			st := [3]storage{{order: in.A, pad: 5, offset: 1}, {order: in.B, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}}
+			p := odd
+			if in.StreamK {
+				st = [3]storage{{order: in.A, pad: 4}, {order: in.B, pad: 4}, {order: gemm.RowMajor, pad: 4}}
+				p = whole
+			}
+			o := place(t, p, st[0], st[1], st[2])
 			c := o.freshC(t, beta)
 			reset := func() { require.NoError(t, cuda.CopyFromHost(c.Buf, o.cImg)) }
 			g, err := s.Capture(func() error { return eng.SGEMMWith(in.Name, s, alpha, o.a, o.b, beta, c) })
