@@ -112,16 +112,6 @@ __device__ __forceinline__ void segment(int m0, int n0, int k0, int k1, int b, i
   }
 }
 
-// tile_origin is the origin of tile `tile` (of tiles_m x tiles_n) in gemm_kernel's grouped raster order.
-__device__ __forceinline__ void tile_origin(int tile, int tiles_m, int tiles_n, int& m0, int& n0) {
-  using kgen::sgemm::kGroupRows;
-  const int per_group = kGroupRows * tiles_n;
-  const int group = tile / per_group, first_m = group * kGroupRows;
-  const int rows = min(tiles_m - first_m, kGroupRows);
-  const int in_group = tile % per_group;
-  m0 = (first_m + in_group % rows) * K::BM, n0 = (in_group / rows) * K::BN;
-}
-
 // Block blk's first iteration of total over G blocks.
 __device__ __forceinline__ int first_iteration(int64_t blk, int64_t total, int64_t G) {
   return static_cast<int>(blk * total / G);
@@ -148,7 +138,7 @@ __global__ void __launch_bounds__(K::kThreads, 2)
     const int t = lo / kt, k0 = lo - t * kt;
     if (k0 != 0) {
       int m0, n0;
-      tile_origin(tiles_m * tiles_n - tiles + t, tiles_m, tiles_n, m0, n0);
+      kgen::tile_origin<K>(tiles_m * tiles_n - tiles + t, tiles_m, tiles_n, m0, n0);
       segment(m0, n0, k0, hi - lo < kt - k0 ? k0 + (hi - lo) : kt, blockIdx.x, 0);
     }
   }
@@ -164,7 +154,7 @@ __global__ void __launch_bounds__(K::kThreads, 2)
   int c_end = blockIdx.x + 1;
   while (c_end < static_cast<int>(gridDim.x) && first_iteration(c_end, total, gridDim.x) < (to + 1) * kt) ++c_end;
   int m0, n0;
-  tile_origin(tiles_m * tiles_n - tiles + to, tiles_m, tiles_n, m0, n0);
+  kgen::tile_origin<K>(tiles_m * tiles_n - tiles + to, tiles_m, tiles_n, m0, n0);
   segment(m0, n0, 0, hi - own, blockIdx.x, c_end);
 }
 

@@ -30,9 +30,12 @@ sanitize() { # tool family binary run-pattern
     "$(grep -c -- '    --- FAIL' "$OUT/sanitizer-$2-$1.log") failed; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$2-$1.log")" |
     tee -a "$OUT/device.txt"
 }
+# (TestStreamK's small shapes: stream-K blocks hand partial tiles to their
+# owners through global memory and flags, which the other tests' shapes leave
+# unused.)
 for tool in memcheck racecheck; do
   sanitize "$tool" gf256 /tmp/tests_gf256.test 'TestEveryInstanceBitExact|TestDefaultChoice|TestBadInputIsAnError|TestQueuedCalls'
-  sanitize "$tool" gemm /tmp/tests_gemm.test 'TestDegenerateShapes|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19)/'
+  sanitize "$tool" gemm /tmp/tests_gemm.test 'TestDegenerateShapes|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19)/|TestStreamK/^(128x128x48|256x384x160|125x379x253)/'
   sanitize "$tool" hgemv /tmp/tests_hgemv.test 'TestEveryInstance/.*/(7x7|33x256|4097x1)/'
   sanitize "$tool" hgemm /tmp/tests_hgemm.test 'TestEveryInstanceAgainstFloat64/^(35x79x19|257x129x63)/'
 done

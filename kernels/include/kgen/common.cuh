@@ -40,6 +40,23 @@ enum class Order { Row, Col };
 
 __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+// Raster groups: consecutive blocks walk down this many rows of tiles before
+// moving right, so blocks running together share A and B panels in L2.
+constexpr int kGroupRows = 8;
+
+// tile_origin is the first row m0 and column n0 of C of tile `tile` in the
+// GEMM kernels' grouped raster order over tiles_m x tiles_n tiles of
+// K::BM x K::BN. (The tile is unsigned: its divisions compile shorter.)
+template <class K>
+__host__ __device__ inline void tile_origin(unsigned tile, int tiles_m, int tiles_n, int& m0, int& n0) {
+  const int per_group = kGroupRows * tiles_n;
+  const int group = tile / per_group, first_m = group * kGroupRows;
+  const int rows = tiles_m - first_m < kGroupRows ? tiles_m - first_m : kGroupRows;
+  const int in_group = tile % per_group;
+  m0 = (first_m + in_group % rows) * K::BM;
+  n0 = (in_group / rows) * K::BN;
+}
+
 // vector_ok reports whether float4 accesses at p + i*ld (i any row) are
 // 16-byte aligned: the base must be, and so must every row's start.
 __host__ __device__ inline bool vector_ok(const void* p, int64_t ld) {

@@ -56,11 +56,6 @@ namespace hgemm {
 // Accum is the type of the mma accumulators.
 enum class Accum { F32, F16 };
 
-// Raster groups, as in sgemm: consecutive blocks walk down this many block
-// rows before moving right, so blocks resident together share A and B panels
-// in L2.
-constexpr int kGroupRows = 8;
-
 // max_smem_per_block is the opt-in dynamic shared memory per block of compute
 // capability cc (major * 10 + minor), 0 where kgen has no entry.
 __host__ __device__ constexpr int max_smem_per_block(int cc) {
@@ -299,18 +294,11 @@ struct Config {
 // ---------------------------------------------------------------------------
 // Raster order and operands (host and device).
 
-// block_origin gives the first row and column of C computed by block bid, in
-// groups of kGroupRows block rows.
+// block_origin gives the first row and column of C computed by block bid of
+// an M x N problem, in the grouped raster order (tile_origin, kgen/common.cuh).
 template <class K>
-__host__ __device__ inline void block_origin(int bid, int M, int N, int& m0, int& n0) {
-  const int tiles_m = ceil_div(M, K::BM), tiles_n = ceil_div(N, K::BN);
-  const int per_group = kGroupRows * tiles_n;
-  const int group = bid / per_group;
-  const int first_m = group * kGroupRows;
-  const int rows = tiles_m - first_m < kGroupRows ? tiles_m - first_m : kGroupRows;
-  const int in_group = bid % per_group;
-  m0 = (first_m + in_group % rows) * K::BM;
-  n0 = (in_group / rows) * K::BN;
+__host__ __device__ inline void block_origin(unsigned bid, int M, int N, int& m0, int& n0) {
+  tile_origin<K>(bid, ceil_div(M, K::BM), ceil_div(N, K::BN), m0, n0);
 }
 
 // Stored is a matrix as it lies in memory: element (r, c) at ptr[r * ld + c].

@@ -50,10 +50,6 @@ namespace sgemm {
 // the transposing stores of two k-rows land in different banks.
 constexpr int kPad = 4;
 
-// Raster groups: consecutive blocks walk down this many block rows before
-// moving right, so blocks running together share A and B panels in L2.
-constexpr int kGroupRows = 8;
-
 // Operand views an input as MN x K: A as M x K, B (K x N) as N x K.
 // K_CONTIG says that k is the contiguous index in memory.
 template <bool K_CONTIG>
@@ -373,11 +369,13 @@ struct Config {
   // The stream kernel's blocks per multiprocessor for __launch_bounds__:
   // as many as the thread tile's estimated registers allow (its two
   // segments' state left ptxas at 144-173 registers where gemm_kernel's
-  // 128x128 tile takes 121-123: one block an SM).
+  // 128x128 tile takes 121-123: one block an SM). The estimate,
+  // kStreamRegs, is gen/spec's Tiling.Regs for the cp.async pipeline
+  // (accumulators, double-buffered fragments and 24), rounded up to
+  // ptxas's units of 8.
+  static constexpr int kStreamRegs = (TM * TN + 2 * (TM + TN) + 24 + 7) / 8 * 8;
   static constexpr int kStreamMinBlocks =
-      MIN_BLOCKS_ > 65536 / (kThreads * ((TM * TN + 2 * (TM + TN) + 24 + 7) / 8 * 8))
-          ? MIN_BLOCKS_
-          : 65536 / (kThreads * ((TM * TN + 2 * (TM + TN) + 24 + 7) / 8 * 8));
+      MIN_BLOCKS_ > 65536 / (kThreads * kStreamRegs) ? MIN_BLOCKS_ : 65536 / (kThreads * kStreamRegs);
   // kTailGrid: this grid covers the last gridDim.x tiles of the raster
   // (TailOf's), not the first.
   static constexpr bool kTailGrid = false;
@@ -438,6 +436,18 @@ __host__ __device__ inline void lane_coords(int lane, int& lm, int& ln) {
     lm = lane / LN;
     ln = lane % LN;
   }
+}
+
+// thread_offsets are the calling thread's first row of A (a_off) and column
+// of B (b_off) in the block tile: its warp's place, then its lane's
+// (lane_coords).
+template <class K>
+__device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int lm = 0, ln = 0;
+  lane_coords<K>(lane, lm, ln);
+  a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
+  b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
 }
 
 // Fragments of one k step: a thread's TM values of A and TN values of B,
@@ -749,14 +759,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
 
   // Grouped raster order over the block tiles (a tail grid's: the last ones).
   const int tiles_m = ceil_div(M, K::BM), tiles_n = ceil_div(N, K::BN);
-  const unsigned tile = K::kTailGrid ? tiles_m * tiles_n - (gridDim.x - blockIdx.x) : blockIdx.x;
-  const int per_group = kGroupRows * tiles_n;
-  const int group = tile / per_group;
-  const int first_m = group * kGroupRows;
-  const int rows = min(tiles_m - first_m, kGroupRows);
-  const int in_group = tile % per_group;
-  const int m0 = (first_m + in_group % rows) * K::BM;
-  const int n0 = (in_group / rows) * K::BN;
+  int m0, n0;
+  tile_origin<K>(K::kTailGrid ? tiles_m * tiles_n - (gridDim.x - blockIdx.x) : blockIdx.x, tiles_m, tiles_n, m0, n0);
   // With EDGES, a tile reaching past M (N) is computed as the whole tile
   // ending at row M (column N) where the matrix has that many, moved up
   // (left) by dm (dn) over its neighbour's rows (columns): it then copies
@@ -770,11 +774,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   }
   const int tm0 = m0 - dm, tn0 = n0 - dn;  // the tile computed
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  int lm = 0, ln = 0;
-  lane_coords<K>(lane, lm, ln);
-  const int a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
-  const int b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
+  int a_off, b_off;
+  thread_offsets<K>(a_off, b_off);
 
   const Operand<K::kAKContig> op_a{A, lda};
   const Operand<K::kBKContig> op_b{B, ldb};
@@ -921,11 +922,8 @@ __device__ __forceinline__ void stream_segment(int m0, int n0, int k0, int k1, i
   constexpr int64_t kSlot = int64_t{K::BM} * K::BN;
   StreamArgs& g = stream_args<K>();
   float* const smem = Smem<K>::get();
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  int lm = 0, ln = 0;
-  lane_coords<K>(lane, lm, ln);
-  const int a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
-  const int b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
+  int a_off, b_off;
+  thread_offsets<K>(a_off, b_off);
   // The operands from k tile k0 on, so that the ring starts at its tile 0
   // (from k0, ptxas allocated the multiply-adds' registers worse: by
   // bench/harness/sass_loops.py 3x gemm_kernel's same-bank operands).
@@ -967,17 +965,6 @@ __device__ __forceinline__ void stream_segment(int m0, int n0, int k0, int k1, i
     }
     store_c<K>(acc, m0 + a_off, n0 + b_off, g.M, g.N, g.alpha, g.beta, g.C, g.ldc, vector_ok(g.C, g.ldc));
   }
-}
-
-// tile_origin is tile `tile`'s origin in gemm_kernel's grouped raster order
-// over tiles_m x tiles_n tiles.
-template <class K>
-__device__ __forceinline__ void tile_origin(int tile, int tiles_m, int tiles_n, int& m0, int& n0) {
-  const int per_group = kGroupRows * tiles_n;
-  const int group = tile / per_group, first_m = group * kGroupRows;
-  const int rows = min(tiles_m - first_m, kGroupRows);
-  const int in_group = tile % per_group;
-  m0 = (first_m + in_group % rows) * K::BM, n0 = (in_group / rows) * K::BN;
 }
 
 // stream_first is block blk's first iteration of total over G blocks.

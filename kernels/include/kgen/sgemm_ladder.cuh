@@ -63,10 +63,10 @@ __device__ __forceinline__ void store(float* C, int64_t ldc, int m, int n, int M
   *c = out;
 }
 
-// tile_origin maps the block to its C tile, the tiles of one column of
+// column_origin maps the block to its C tile, the tiles of one column of
 // block tiles being consecutive blocks (the article's grid, x over M).
 template <class K>
-__device__ __forceinline__ void tile_origin(int M, int& m0, int& n0) {
+__device__ __forceinline__ void column_origin(int M, int& m0, int& n0) {
   const int tiles_m = ceil_div(M, K::BM);
   m0 = static_cast<int>(blockIdx.x % tiles_m) * K::BM;
   n0 = static_cast<int>(blockIdx.x / tiles_m) * K::BN;
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(K::kThreads)
     direct(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda, const float* __restrict__ B,
            int64_t ldb, float beta, float* __restrict__ C, int64_t ldc) {
   int m0, n0;
-  tile_origin<K>(M, m0, n0);
+  column_origin<K>(M, m0, n0);
   const int t = threadIdx.x;
   const bool rows_first = K::kStep == Step::Naive;  // the uncoalesced order
   const int m = m0 + (rows_first ? t % K::BM : t / K::BN);
@@ -117,7 +117,7 @@ __global__ void __launch_bounds__(K::kThreads)
   __shared__ float As[K::BM * K::BK];
   __shared__ float Bs[K::BK * K::BN];
   int m0, n0;
-  tile_origin<K>(M, m0, n0);
+  column_origin<K>(M, m0, n0);
   constexpr int kCols = K::BN / K::TN;  // threads along a row of the block tile
   const int tm = threadIdx.x / kCols * K::TM, tn = threadIdx.x % kCols * K::TN;
 
@@ -167,7 +167,7 @@ __global__ void __launch_bounds__(K::kThreads)
   __shared__ __align__(16) float AsT[K::BK * K::BM];
   __shared__ __align__(16) float Bs[K::BK * K::BN];
   int m0, n0;
-  tile_origin<K>(M, m0, n0);
+  column_origin<K>(M, m0, n0);
   constexpr int kCols = K::BN / K::TN;
   const int tm = threadIdx.x / kCols * K::TM, tn = threadIdx.x % kCols * K::TN;
   // k0 and the chunk offsets are multiples of 4, so aligned rows give
