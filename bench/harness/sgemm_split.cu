@@ -8,8 +8,11 @@
 // and the columns past N) must be untouched, each cluster variant must equal its workspace twin bit for bit, and every
 // other variant must agree with the first within 1e-5 of the largest |C|. It prints how many clusters of each cluster
 // variant the GPU holds at once. With PROF set only the odd-shape checks run (for compute-sanitizer).
-// Stream-K lost at every shape on an H100 (bench/results/h100-2026-11-25-session17.md) and is not in the headers:
-// its variants build with -DKGEN_STREAM_K=1 after `git apply bench/harness/sgemm/stream-k.patch`.
+// This stream-K lost at every shape on an H100 (bench/results/h100-2026-11-25-session17.md) and is not in the headers
+// (session 29's `tail: stream` is another design): its variants build with -DKGEN_STREAM_K=1 after
+// `git apply bench/harness/sgemm/stream-k.patch` at that session's tree. Session 30 added 4-split clusters of the
+// 128x128 tile at two blocks an SM and the 128x64 tile at four: both lost at 1024^3, whose 64 (128) clusters of 4 do
+// not all fit at once (bench/results/h100-2026-11-28-session30.md).
 // Build on the GPU machine from the repository root:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -I kernels/include -I . -gencode=arch=compute_90,code=sm_90 \
 //     -o /tmp/sgemm_split bench/harness/sgemm_split.cu -lcublas
@@ -76,6 +79,10 @@ int max_clusters(int splits) {
 #define CLUSTER(name, twin, ...)                                                                  \
   V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__, true>>, workspace<Cfg<__VA_ARGS__, true>>,           \
     max_clusters<Cfg<__VA_ARGS__, true>>, twin}
+// CLUSTER_MIN: the same with `minb` blocks per SM for __launch_bounds__.
+#define CLUSTER_MIN(name, twin, minb, ...)                                                             \
+  V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__, true, minb>>, workspace<Cfg<__VA_ARGS__, true, minb>>, \
+    max_clusters<Cfg<__VA_ARGS__, true, minb>>, twin}
 
 static std::vector<V> variants() {
   return {
@@ -84,6 +91,13 @@ static std::vector<V> variants() {
       ONE("b128x128x16 t8x8 s3 k4 lc workspace", 128, 128, 16, 32, 64, 8, 8, 3, 4, 1, false),
       ONE("b128x128x16 t8x8 s3 k2 lc workspace", 128, 128, 16, 32, 64, 8, 8, 3, 2, 1, false),
       CLUSTER("b128x128x16 t8x8 s3 k2 lc cluster", 3, 128, 128, 16, 32, 64, 8, 8, 3, 2, 1),
+      // (Session 30: 4 splits in a cluster, now that the tile holds two blocks an SM.)
+      CLUSTER("b128x128x16 t8x8 s3 k4 lc cluster", 2, 128, 128, 16, 32, 64, 8, 8, 3, 4, 1),
+      // (Session 30: the 128x64 tile of 4 warps, four blocks an SM: 1024^3's 128 tiles in 2 or 4 splits.)
+      ONE("b128x64x16 t8x8 s3 k2 lc workspace", 128, 64, 16, 64, 32, 8, 8, 3, 2, 1, false, 4),
+      CLUSTER_MIN("b128x64x16 t8x8 s3 k2 lc cluster", 6, 4, 128, 64, 16, 64, 32, 8, 8, 3, 2, 1),
+      ONE("b128x64x16 t8x8 s3 k4 lc workspace", 128, 64, 16, 64, 32, 8, 8, 3, 4, 1, false, 4),
+      CLUSTER_MIN("b128x64x16 t8x8 s3 k4 lc cluster", 8, 4, 128, 64, 16, 64, 32, 8, 8, 3, 4, 1),
 #if KGEN_STREAM_K
       ONE("b256x128x16 t8x16 s3 stream-K", 256, 128, 16, 64, 64, 8, 16, 3, 1, 0, false, 1, true),
       ONE("b128x256x16 t8x16 s3 stream-K", 128, 256, 16, 64, 64, 8, 16, 3, 1, 0, false, 1, true),

@@ -4,11 +4,18 @@
 # racecheck) over the GPU tests of every family at small shapes, then the
 # GPU test packages with a GPU required. Logs go to $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-check.sh [go test -run pattern]
+# On a fresh machine the whole script takes longer than one device call (the
+# build alone about 4 minutes): STEPS picks its parts, e.g. STEPS=memcheck in
+# one call, then STEPS=racecheck and STEPS=tests in the next ones while the
+# machine is warm (the build is kept); the default is all four of host,
+# memcheck, racecheck and tests.
 set -uo pipefail
 # shellcheck source=tools/device/lib.sh
 source tools/device/lib.sh
+STEPS=${STEPS:-host memcheck racecheck tests}
+has_step() { [[ " $STEPS " == *" $1 "* ]]; }
 device_build
-make host-test 2>&1 | grep -E "passed|failed" | tee -a "$OUT/device.txt"
+has_step host && make host-test 2>&1 | grep -E "passed|failed" | tee -a "$OUT/device.txt"
 
 # Test binaries, run directly: `timeout go test` would stop the go command
 # and leave its test binary running (and using the GPU) under whatever runs
@@ -34,12 +41,14 @@ sanitize() { # tool family binary run-pattern
 # owners through global memory and flags, which the other tests' shapes leave
 # unused.)
 for tool in memcheck racecheck; do
+  has_step "$tool" || continue
   sanitize "$tool" gf256 /tmp/tests_gf256.test 'TestEveryInstanceBitExact|TestDefaultChoice|TestBadInputIsAnError|TestQueuedCalls'
   sanitize "$tool" gemm /tmp/tests_gemm.test 'TestDegenerateShapes|TestEveryInstanceAgainstCPU/^(1x1x1|35x79x19)/|TestStreamK/^(128x128x48|256x384x160|125x379x253)/'
   sanitize "$tool" hgemv /tmp/tests_hgemv.test 'TestEveryInstance/.*/(7x7|33x256|4097x1)/'
   sanitize "$tool" hgemm /tmp/tests_hgemm.test 'TestEveryInstanceAgainstFloat64/^(35x79x19|257x129x63)/'
 done
 
+has_step tests || exit 0
 : >"$OUT/test.log"
 for t in /tmp/go_cuda.test /tmp/go_gf256.test /tmp/go_rs.test /tmp/tests_gf256.test /tmp/tests_hgemv.test /tmp/tests_hgemm.test /tmp/tests_gemm.test; do
   (cd /tmp && timeout -k 5 300 "$t" -test.short -test.count=1 -test.v -test.timeout 290s ${1:+-test.run "$1"} >>"$OUT/test.log" 2>&1)
