@@ -76,13 +76,11 @@ int max_clusters(int splits) {
 }
 
 #define ONE(name, ...) V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, workspace<Cfg<__VA_ARGS__>>, nullptr, -1}
-#define CLUSTER(name, twin, ...)                                                                  \
-  V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__, true>>, workspace<Cfg<__VA_ARGS__, true>>,           \
-    max_clusters<Cfg<__VA_ARGS__, true>>, twin}
-// CLUSTER_MIN: the same with `minb` blocks per SM for __launch_bounds__.
+// CLUSTER_MIN: a cluster variant with `minb` blocks per SM for __launch_bounds__; CLUSTER: with 1.
 #define CLUSTER_MIN(name, twin, minb, ...)                                                             \
   V{name, kgen::sgemm::launch<Cfg<__VA_ARGS__, true, minb>>, workspace<Cfg<__VA_ARGS__, true, minb>>, \
     max_clusters<Cfg<__VA_ARGS__, true, minb>>, twin}
+#define CLUSTER(name, twin, ...) CLUSTER_MIN(name, twin, 1, __VA_ARGS__)
 
 static std::vector<V> variants() {
   return {

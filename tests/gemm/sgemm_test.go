@@ -286,7 +286,6 @@ func TestStreamK(t *testing.T) {
 	}
 	sms := dev.Info().Multiprocessors
 	require.Positive(t, sms)
-	aligned := func(o gemm.Order) storage { return storage{order: o, pad: 4} }
 	misaligned := func(o gemm.Order, pad int) storage { return storage{order: o, pad: pad, offset: 1} }
 	tested := map[string]bool{}
 	for _, sh := range []struct{ M, N, K int }{{128, 128, 48}, {256, 384, 160}, {1024, 640, 272}, {128, 128 * (4*sms + 7), 256}, {125, 379, 253}} {
@@ -311,6 +310,11 @@ func TestStreamK(t *testing.T) {
 	}
 	requireCovered(t, tested, streams)
 }
+
+// aligned stores a matrix in order o with 4 floats of padding a row and no
+// offset: where its stored rows are a multiple of 4 floats long, every row
+// starts on 16 bytes, as stream-K's copies need.
+func aligned(o gemm.Order) storage { return storage{order: o, pad: 4} }
 
 // TestWorkspaceInGraphs captures every instance that needs a workspace
 // (split-K, packing, stream-K: its flags cleared for each launch) into a
@@ -341,7 +345,7 @@ func TestWorkspaceInGraphs(t *testing.T) {
 			st := [3]storage{{order: in.A, pad: 5, offset: 1}, {order: in.B, pad: 3, offset: 3}, {order: gemm.RowMajor, pad: 2, offset: 1}}
 			p := odd
 			if in.StreamK {
-				st = [3]storage{{order: in.A, pad: 4}, {order: in.B, pad: 4}, {order: gemm.RowMajor, pad: 4}}
+				st = [3]storage{aligned(in.A), aligned(in.B), aligned(gemm.RowMajor)}
 				p = whole
 			}
 			o := place(t, p, st[0], st[1], st[2])

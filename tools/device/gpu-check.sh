@@ -48,12 +48,14 @@ for tool in memcheck racecheck; do
   sanitize "$tool" hgemm /tmp/tests_hgemm.test 'TestEveryInstanceAgainstFloat64/^(35x79x19|257x129x63)/'
 done
 
-has_step tests || exit 0
-: >"$OUT/test.log"
-for t in /tmp/go_cuda.test /tmp/go_gf256.test /tmp/go_rs.test /tmp/tests_gf256.test /tmp/tests_hgemv.test /tmp/tests_hgemm.test /tmp/tests_gemm.test; do
-  (cd /tmp && timeout -k 5 300 "$t" -test.short -test.count=1 -test.v -test.timeout 290s ${1:+-test.run "$1"} >>"$OUT/test.log" 2>&1)
-  echo "$(basename "$t") exit $?" | tee -a "$OUT/device.txt"
-done
-grep -E -- '--- FAIL' "$OUT/test.log" | head -40
-echo "subtests: $(grep -cE -- '--- PASS' "$OUT/test.log") passed, $(grep -cE -- '--- FAIL' "$OUT/test.log") failed, $(grep -cE -- '--- SKIP' "$OUT/test.log") skipped" | tee -a "$OUT/device.txt"
-gzip -f "$OUT/test.log" "$OUT/build.log"
+if has_step tests; then
+  : >"$OUT/test.log"
+  for t in /tmp/go_cuda.test /tmp/go_gf256.test /tmp/go_rs.test /tmp/tests_gf256.test /tmp/tests_hgemv.test /tmp/tests_hgemm.test /tmp/tests_gemm.test; do
+    (cd /tmp && timeout -k 5 300 "$t" -test.short -test.count=1 -test.v -test.timeout 290s ${1:+-test.run "$1"} >>"$OUT/test.log" 2>&1)
+    echo "$(basename "$t") exit $?" | tee -a "$OUT/device.txt"
+  done
+  grep -E -- '--- FAIL' "$OUT/test.log" | head -40
+  echo "subtests: $(grep -cE -- '--- PASS' "$OUT/test.log") passed, $(grep -cE -- '--- FAIL' "$OUT/test.log") failed, $(grep -cE -- '--- SKIP' "$OUT/test.log") skipped" | tee -a "$OUT/device.txt"
+  gzip -f "$OUT/test.log"
+fi
+gzip -f "$OUT/build.log"
