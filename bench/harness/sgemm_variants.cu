@@ -20,6 +20,12 @@
 //            RING_, the spec's `sync: mbarrier`), the big tiles in 3 and 4 stages; layout -DLAYOUT.
 //   -DSET=7  (session 25) the 128x128x16 tile in 4 warps of 64x64 (threads of 8x16, as the 128x256 tile's and
 //            cuBLAS's SIMT kernels), two or three blocks an SM, against the spec's 8 warps of 32x64; layout -DLAYOUT.
+//   -DSET=8  (session 31) a k-contiguous operand's whole tiles through registers (Config's STAGED_: 16-byte loads,
+//            then 4-byte stores to the k-major tile) instead of 4-byte cp.async copies, barrier or mbarrier ring, for
+//            the 128x128x16 tile (bounded for 2 blocks an SM: staged, ptxas took it past 128 registers) and the
+//            256x128 and 128x256 tiles; layout -DLAYOUT (tn: the tiles without staging, for reference). Not kept:
+//            needs the knob patched into a copy of the headers, as for SET=4 with bench/harness/sgemm-staged.patch.
+//            Results: bench/results/h100-2026-11-28-session31.md.
 //   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
 //            Needs the orders patched into a copy of the header (the spec keeps two of them):
 //              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
@@ -130,6 +136,14 @@ using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
   V{std::string(name) + " ring" #R, kLayout, kgen::sgemm::launch<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
 #endif
 
+#if SET == 8
+template <int BM, int BN, int WM, int WN, int TM, int TN, int MB, int MAP, int O, bool R, bool ST>
+using CfgS = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, MB, true, kA, kB, 3, 1, MAP, O, false, false, R,
+                                 kgen::sgemm::kTailWhole, ST>;
+#define STG(name, BM, BN, WM, WN, TM, TN, MB, MAP, O, R, ST) \
+  V{name, kLayout, kgen::sgemm::launch<CfgS<BM, BN, WM, WN, TM, TN, MB, MAP, O, R, ST>>}
+#endif
+
 #if SET == 7
 // Session 25: 4 warps of 64x64 on the 128x128 tile. MB is the blocks per SM the kernel is bounded for.
 #define WV(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
@@ -137,7 +151,21 @@ using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
 #endif
 
 static std::vector<V> variants() {
-#if SET == 7
+#if SET == 8
+  return {
+      STG("b128x128x16 t8x8 lc fz", 128, 128, 32, 64, 8, 8, 1, 1, 1, false, false),
+      STG("b128x128x16 t8x8 lc fz mb", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, false),
+#if LAYOUT != 2
+      STG("b128x128x16 t8x8 lc fz st", 128, 128, 32, 64, 8, 8, 2, 1, 1, false, true),
+      STG("b128x128x16 t8x8 lc fz mb st", 128, 128, 32, 64, 8, 8, 2, 1, 1, true, true),
+      STG("b128x128x16 t8x8 lc fq mb st", 128, 128, 32, 64, 8, 8, 2, 1, 2, true, true),
+      STG("b256x128x16 t8x16 st", 256, 128, 64, 64, 8, 16, 1, 0, 0, false, true),
+      STG("b128x256x16 t8x16 st", 128, 256, 64, 64, 8, 16, 1, 0, 0, false, true),
+#endif
+      STG("b256x128x16 t8x16", 256, 128, 64, 64, 8, 16, 1, 0, 0, false, false),
+      STG("b128x256x16 t8x16", 128, 256, 64, 64, 8, 16, 1, 0, 0, false, false),
+  };
+#elif SET == 7
   return {
       WV("b128x128x16 w32x64 t8x8 lc fz s3 (spec)", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, false),
       WV("b128x128x16 w32x64 t8x8 lc fz s3 mb", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, true),
