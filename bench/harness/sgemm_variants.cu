@@ -26,6 +26,10 @@
 //            256x128 and 128x256 tiles; layout -DLAYOUT (tn: the tiles without staging, for reference). Not kept:
 //            needs the knob patched into a copy of the headers, as for SET=4 with bench/harness/sgemm-staged.patch.
 //            Results: bench/results/h100-2026-11-28-session31.md.
+//   -DSET=9  (session 31) the cp.async ring's loop stepping a whole turn of the ring (kStages tiles) at a time
+//            (Config's kUnrollRing), each tile's slot a constant, against one tile at a time; layout -DLAYOUT. Not
+//            kept: needs the knob patched into a copy of the headers, as for SET=4 with
+//            bench/harness/sgemm-unroll-ring.patch. Results: bench/results/h100-2026-11-28-session31.md.
 //   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
 //            Needs the orders patched into a copy of the header (the spec keeps two of them):
 //              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
@@ -124,7 +128,7 @@ using CfgO = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S,
         kgen::sgemm::launch<Spr<CfgO<BM, BN, BK, WM, WN, TM, TN, S, MAP, O>, true>>}
 #endif
 
-#if SET == 6 || SET == 7
+#if SET == 6 || SET == 7 || SET == 9
 // Session 23: the cp.async ring synchronised by mbarriers (Config's RING_: the slot of tile t - 1 refilled after tile
 // t's multiply-adds, so that warps drift up to a tile apart; "ring1") against one barrier a k tile ("ring0"), for the
 // engine's big tiles; layout -DLAYOUT. Call 1 of the session ran this at 49b289a, which also had "ring2" (mbarriers,
@@ -134,6 +138,18 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S,
 using CfgR = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, 1, MAP, O, false, false, R>;
 #define RNG(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
   V{std::string(name) + " ring" #R, kLayout, kgen::sgemm::launch<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>>}
+#endif
+
+#if SET == 9
+template <class Base, bool U>
+struct Unr : Base {
+  static constexpr bool kUnrollRing = U;
+};
+#define UNR(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R)                                              \
+  V{std::string(name) + " by tile", kLayout,                                                                   \
+    kgen::sgemm::launch<Unr<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>, false>>},                  \
+      V{std::string(name) + " by turn", kLayout,                                                           \
+        kgen::sgemm::launch<Unr<CfgR<BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R>, true>>}
 #endif
 
 #if SET == 8
@@ -151,7 +167,14 @@ using CfgS = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, MB, true, kA, kB, 3
 #endif
 
 static std::vector<V> variants() {
-#if SET == 8
+#if SET == 9
+  return {
+      UNR("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, false),
+      UNR("b128x128x16 t8x8 lc fz s3 mb", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, true),
+      UNR("b128x128x16 t8x8 lc fq s3 mb", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 2, true),
+      UNR("b256x128x16 t8x16 s3", 256, 128, 16, 64, 64, 8, 16, 1, 3, 0, 0, false),
+  };
+#elif SET == 8
   return {
       STG("b128x128x16 t8x8 lc fz", 128, 128, 32, 64, 8, 8, 1, 1, 1, false, false),
       STG("b128x128x16 t8x8 lc fz mb", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, false),
