@@ -2,7 +2,8 @@
 # One device call that checks correctness without the bench: build every
 # kernel, run the GF(2^8) host emulation, compute-sanitizer (memcheck and
 # racecheck) over the GPU tests of every family at small shapes, then the
-# GPU test packages with a GPU required. Logs go to $OUT.
+# GPU test packages with a GPU required (tests/gemm with its cuBLAS
+# cross-check). Logs go to $OUT.
 #   source .devicecarry/setup.sh && bash tools/device/gpu-check.sh [go test -run pattern]
 # On a fresh machine the whole script takes longer than one device call (the
 # build alone about 4 minutes): STEPS picks its parts, e.g. STEPS=memcheck in
@@ -23,6 +24,12 @@ has_step host && make host-test 2>&1 | grep -E "passed|failed" | tee -a "$OUT/de
 for p in tests/gf256 tests/gemm tests/hgemv tests/hgemm go/cuda go/gf256 go/rs; do
   go test -c -o "/tmp/$(echo "$p" | tr / _).test" "./$p" || exit 1
 done
+# The tests step runs tests/gemm with its cuBLAS cross-check built in (build
+# tag cublas, as `make test` on a GPU machine); the sanitizers run the
+# binary without it, so that they check kgen's kernels, not cuBLAS's.
+if has_step tests; then
+  go test -tags cublas -c -o /tmp/tests_gemm_cublas.test ./tests/gemm || exit 1
+fi
 
 # compute-sanitizer at small odd shapes (the sanitizers slow kernels a
 # hundredfold), memcheck and racecheck: every family stages tiles, x or
@@ -50,7 +57,7 @@ done
 
 if has_step tests; then
   : >"$OUT/test.log"
-  for t in /tmp/go_cuda.test /tmp/go_gf256.test /tmp/go_rs.test /tmp/tests_gf256.test /tmp/tests_hgemv.test /tmp/tests_hgemm.test /tmp/tests_gemm.test; do
+  for t in /tmp/go_cuda.test /tmp/go_gf256.test /tmp/go_rs.test /tmp/tests_gf256.test /tmp/tests_hgemv.test /tmp/tests_hgemm.test /tmp/tests_gemm_cublas.test; do
     (cd /tmp && timeout -k 5 300 "$t" -test.short -test.count=1 -test.v -test.timeout 290s ${1:+-test.run "$1"} >>"$OUT/test.log" 2>&1)
     echo "$(basename "$t") exit $?" | tee -a "$OUT/device.txt"
   done
