@@ -30,6 +30,18 @@
 //            (Config's kUnrollRing), each tile's slot a constant, against one tile at a time; layout -DLAYOUT. Not
 //            kept: needs the knob patched into a copy of the headers, as for SET=4 with
 //            bench/harness/sgemm-unroll-ring.patch. Results: bench/results/h100-2026-11-28-session31.md.
+//   -DSET=10 (session 32) a k-contiguous operand's tile kept k-contiguous in shared memory (Config's KSMEM_: 16-byte
+//            copies, rows swizzled in 16-byte chunks, fragments read 4 k of a row at a time) against the k-major tile,
+//            layouts nn, nt, tt (-DLAYOUT); with -DBIG_TILES instead the 8-warp tiles of 8x16 threads (one block an
+//            SM, as cuBLAS's 256x128x8 kernel) in BK 8 and 16, 3 and 4 stages, barrier and mbarrier ring. Not kept:
+//            needs the knob patched into a copy of the headers with bench/harness/sgemm-ksmem.patch, which also
+//            steps multiply_tile's k loop by a template (kgen::sgemm::unrolled): with the patch's first version
+//            (call 4) NVVM left the 8x16 tiles' k loop rolled under #pragma unroll, 128 FFMAs a loop turn (the tree's
+//            instances and SET 8's build have it unrolled). Script: bench/harness/sgemm_ksmem.sh. Results:
+//            bench/results/h100-2026-11-28-session32.md.
+//   -DSET=11 (session 32) whole tiles of odd sizes, every row unaligned, through kRuns (gemm_kernel<K,
+//            kEdgesRuns>) against the element path, by building the same variants against the tree's header and the
+//            parent commit's (bench/harness/sgemm_runs.sh); layouts nn and tt.
 //   -DSET=4  (session 13) the order of a k step's FFMAs in 10 variants for the three big tiles; layout -DLAYOUT.
 //            Needs the orders patched into a copy of the header (the spec keeps two of them):
 //              mkdir /tmp/h && cp -r kernels /tmp/h/ && patch -d /tmp/h -p1 < bench/harness/sgemm-fma-orders.patch
@@ -128,7 +140,7 @@ using CfgO = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, 1, true, kA, kB, S,
         kgen::sgemm::launch<Spr<CfgO<BM, BN, BK, WM, WN, TM, TN, S, MAP, O>, true>>}
 #endif
 
-#if SET == 6 || SET == 7 || SET == 9
+#if SET == 6 || SET == 7 || SET == 9 || SET == 11
 // Session 23: the cp.async ring synchronised by mbarriers (Config's RING_: the slot of tile t - 1 refilled after tile
 // t's multiply-adds, so that warps drift up to a tile apart; "ring1") against one barrier a k tile ("ring0"), for the
 // engine's big tiles; layout -DLAYOUT. Call 1 of the session ran this at 49b289a, which also had "ring2" (mbarriers,
@@ -160,6 +172,20 @@ using CfgS = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, MB, true, kA, kB, 3
   V{name, kLayout, kgen::sgemm::launch<CfgS<BM, BN, WM, WN, TM, TN, MB, MAP, O, R, ST>>}
 #endif
 
+#if SET == 10
+// Session 32: a k-contiguous operand's tile kept k-contiguous in shared memory (Config's KSMEM_: bit 0 A, bit 1 B;
+// 16-byte copies, fragments read 4 k of a row at a time) against the k-major tile. MB is the blocks per SM the
+// kernel is bounded for.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int MAP, int O, bool R, int KS>
+using CfgK = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, 1, MAP, O, false, false, R,
+                                 kgen::sgemm::kTailWhole, KS>;
+#define KSM(name, BM, BN, WM, WN, TM, TN, MB, MAP, O, R, KS) \
+  V{name, kLayout, kgen::sgemm::launch<CfgK<BM, BN, 16, WM, WN, TM, TN, MB, 3, MAP, O, R, KS>>}
+// The big tiles (one block an SM) in BK and stages, with the ring or the barrier, and with KS.
+#define BIG(name, BM, BN, BK, S, R, KS) \
+  V{name, kLayout, kgen::sgemm::launch<CfgK<BM, BN, BK, 64, 64, 8, 16, 1, S, 0, 0, R, KS>>}
+#endif
+
 #if SET == 7
 // Session 25: 4 warps of 64x64 on the 128x128 tile. MB is the blocks per SM the kernel is bounded for.
 #define WV(name, BM, BN, BK, WM, WN, TM, TN, MB, S, MAP, O, R) \
@@ -167,7 +193,51 @@ using CfgS = kgen::sgemm::Config<BM, BN, 16, WM, WN, TM, TN, MB, true, kA, kB, 3
 #endif
 
 static std::vector<V> variants() {
-#if SET == 9
+#if SET == 11
+  // Session 32: whole tiles of odd sizes (every row unaligned), where the m/n-contiguous operand takes the element
+  // path: built against the tree's header and against -DOLD_HEADERS' (before kRuns), the same variants.
+  return {
+      RNG("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1),
+      RNG("b128x128x16 t8x8 lc fq s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 2, 1),
+      RNG("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 0),
+      VAR("b256x128x16 w64x64 t8x16 s3", 256, 128, 16, 64, 64, 8, 16, 3, 0),
+      VAR("b128x256x16 w64x64 t8x16 s3", 128, 256, 16, 64, 64, 8, 16, 3, 0),
+  };
+#elif SET == 10 && defined(BIG_TILES)
+  // Call 4: cuBLAS's kernel at 4096^3 nn is 256x128x8, 3 stages, one block an SM (Nsight Compute, call 3).
+  return {
+      KSM("b128x128x16 t8x8 lc fz mb (spec)", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, 0),
+      BIG("b256x128x16 s3", 256, 128, 16, 3, false, 0),
+      BIG("b256x128x16 s3 mb", 256, 128, 16, 3, true, 0),
+      BIG("b256x128x8 s3", 256, 128, 8, 3, false, 0),
+      BIG("b256x128x8 s3 mb", 256, 128, 8, 3, true, 0),
+      BIG("b256x128x8 s4 mb", 256, 128, 8, 4, true, 0),
+      BIG("b128x256x16 s3", 128, 256, 16, 3, false, 0),
+      BIG("b128x256x16 s3 mb", 128, 256, 16, 3, true, 0),
+      BIG("b128x256x8 s4 mb", 128, 256, 8, 4, true, 0),
+#if LAYOUT == 0 || LAYOUT == 1
+      BIG("b256x128x16 s3 mb ksA", 256, 128, 16, 3, true, 1),
+#endif
+  };
+#elif SET == 10
+  return {
+      KSM("b128x128x16 t8x8 lc fz mb (spec)", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, 0),
+      KSM("b128x128x16 t8x8 lc fz (barrier)", 128, 128, 32, 64, 8, 8, 1, 1, 1, false, 0),
+#if LAYOUT == 0 || LAYOUT == 1
+      KSM("b128x128x16 t8x8 lc fz mb ksA", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, 1),
+      KSM("b128x128x16 t8x8 lc fz mb ksA 2/SM", 128, 128, 32, 64, 8, 8, 2, 1, 1, true, 1),
+      KSM("b128x128x16 t8x8 lc fz ksA", 128, 128, 32, 64, 8, 8, 1, 1, 1, false, 1),
+      KSM("b128x128x16 t8x8 lc fq mb ksA", 128, 128, 32, 64, 8, 8, 1, 1, 2, true, 1),
+      KSM("b256x128x16 t8x16 ksA", 256, 128, 64, 64, 8, 16, 1, 0, 0, false, 1),
+#endif
+#if LAYOUT == 1 || LAYOUT == 3
+      KSM("b128x128x16 t8x8 lc fz mb ksB", 128, 128, 32, 64, 8, 8, 1, 1, 1, true, 2),
+      KSM("b128x128x16 t8x8 lc fz mb ksB 2/SM", 128, 128, 32, 64, 8, 8, 2, 1, 1, true, 2),
+      KSM("b128x128x16 t8x8 lc fz ksB", 128, 128, 32, 64, 8, 8, 1, 1, 1, false, 2),
+      KSM("b128x256x16 t8x16 ksB", 128, 256, 64, 64, 8, 16, 1, 0, 0, false, 2),
+#endif
+  };
+#elif SET == 9
   return {
       UNR("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, false),
       UNR("b128x128x16 t8x8 lc fz s3 mb", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, true),
