@@ -40,6 +40,8 @@
 // kernel (kgen::cluster_sum_tile), in the same order, with the same result.
 #pragma once
 
+#include <type_traits>
+
 #include "kgen/common.cuh"
 #include "kgen/transpose.cuh"
 
@@ -576,9 +578,10 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 // m/n-contiguous operand, 4 bytes at a time a few whole runs of k per warp
 // from a k-contiguous one; kElements, tiles inside the matrices' k range at
 // any alignment, 4 bytes at a time (rows and columns past M or N read ones
-// inside); kChecked, anything, every element's bounds checked (the last,
-// partial k tile).
-enum CopyPath { kChecked, kElements, kVectors };
+// inside); kRuns, whole tiles at any alignment: a k-contiguous operand's as
+// kVectors copies them, an m/n-contiguous one's as kElements; kChecked,
+// anything, every element's bounds checked (the last, partial k tile).
+enum CopyPath { kChecked, kElements, kRuns, kVectors };
 
 // fast_rows reports whether an operand's rows allow kVectors' copies:
 // 16-byte ones need 16-byte aligned rows, but the cp.async pipeline copies
@@ -607,23 +610,37 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   float* const smem_b = smem + S * K::kStageA;
   LA la;
   LB lb;
-  if (PATH == kVectors) {
-    la.init(op_a, m0, kt_begin * K::BK, tid);
-    lb.init(op_b, n0, kt_begin * K::BK, tid);
-  } else if (PATH == kElements) {
-    la.init_elem(op_a, m0, kt_begin * K::BK, M, tid);
-    lb.init_elem(op_b, n0, kt_begin * K::BK, N, tid);
+  // Whether each operand is copied as kVectors copies it (else as
+  // kElements does).
+  constexpr bool kRunsA = PATH == kVectors || (PATH == kRuns && K::kAKContig);
+  constexpr bool kRunsB = PATH == kVectors || (PATH == kRuns && K::kBKContig);
+  if (PATH != kChecked) {
+    if (kRunsA) {
+      la.init(op_a, m0, kt_begin * K::BK, tid);
+    } else {
+      la.init_elem(op_a, m0, kt_begin * K::BK, M, tid);
+    }
+    if (kRunsB) {
+      lb.init(op_b, n0, kt_begin * K::BK, tid);
+    } else {
+      lb.init_elem(op_b, n0, kt_begin * K::BK, N, tid);
+    }
   }
   const uint32_t sa = smem_addr(smem_a), sb = smem_addr(smem_b);
   // issue copies tile t (counted from kt_begin; the fast path's tiles in
   // order, one call each) into ring slot slot.
   auto issue = [&](int t, int slot) {
-    if (PATH == kVectors) {
-      la.copy_vec(sa + slot * K::kStageA * 4);
-      lb.copy_vec(sb + slot * K::kStageB * 4);
-    } else if (PATH == kElements) {
-      la.copy_elem(sa + slot * K::kStageA * 4);
-      lb.copy_elem(sb + slot * K::kStageB * 4);
+    if (PATH != kChecked) {
+      if (kRunsA) {
+        la.copy_vec(sa + slot * K::kStageA * 4);
+      } else {
+        la.copy_elem(sa + slot * K::kStageA * 4);
+      }
+      if (kRunsB) {
+        lb.copy_vec(sb + slot * K::kStageB * 4);
+      } else {
+        lb.copy_elem(sb + slot * K::kStageB * 4);
+      }
     } else {
       const int k0 = (kt_begin + t) * K::BK;
       LA::copy_checked(op_a, m0, k0, M, Kd, smem_a + slot * K::kStageA, tid);
@@ -739,8 +756,12 @@ struct F32 {
 // cannot copy (fast_rows): it moves edge tiles inside the matrix where it
 // can and builds the element path in (kElements); without it every tile
 // must lie inside C and both operands' rows allow kVectors (launch
-// decides), and the kernel is the fast path alone.
-template <class K, bool EDGES = false>
+// decides), and the kernel is the fast path alone. EDGES kEdgesRuns is for
+// problems whose moved tiles all lie inside C (M >= BM, N >= BN) and whose
+// only k-contiguous operand may take kVectors' copies but the other's rows
+// may not: it copies them by kRuns (launch decides, edges_kind).
+constexpr int kEdgesNone = 0, kEdgesAny = 1, kEdgesRuns = 2;
+template <class K, int EDGES = kEdgesNone>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
                 const float* __restrict__ B, int64_t ldb, float beta, float* __restrict__ C, int64_t ldc,
@@ -768,7 +789,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // every operand was the slowest block of one-wave problems such as
   // 1023^3), and stores only its own rows and columns.
   int dm = 0, dn = 0;
-  if constexpr (EDGES) {
+  if constexpr (EDGES != kEdgesNone) {
     dm = max(0, min(m0 + K::BM - M, m0));
     dn = max(0, min(n0 + K::BN - N, n0));
   }
@@ -795,13 +816,16 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // This block's k tiles: all of them, or its split's share.
   int kt_begin, kt_end;
   split_k_tiles(ceil_div(Kd, K::BK), kt_begin, kt_end);
-  if constexpr (K::kAsync && EDGES) {
+  if constexpr (K::kAsync && EDGES != kEdgesNone) {
     // Whole k tiles by kVectors where the tile and rows allow, else 4 bytes
-    // at a time; then the partial k tile, if any, checked. (Copying only the
-    // operand that needs it by kElements, the other by kVectors, took the
-    // 128x128 tiles' kernel from 127 to 130-141 registers: one block per SM.)
+    // at a time (kRuns in its own kernel: built into this one as a third
+    // path it took the 128x128 tiles' kernel from 127 to 130-141 registers,
+    // one block per SM, where on its own it takes 125-128); then the partial
+    // k tile, if any, checked.
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
-    if (vec) {
+    if constexpr (EDGES == kEdgesRuns) {
+      mainloop_async<K, kRuns>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    } else if (vec) {
       mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else {
       mainloop_async<K, kElements>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
@@ -825,7 +849,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // compiles to the SASS it had before edge tiles moved.
   const bool moved = (dm | dn) != 0;
   auto store = [&](float* D, int64_t ldd, float al, float be, bool vec_d) {
-    if constexpr (EDGES) {
+    if constexpr (EDGES != kEdgesNone) {
       store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0,
                        ldd, vec_d && !moved);
     } else {
@@ -837,7 +861,7 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
       // The ring is drained (mainloop_async): the partial tile takes its
       // place, rows of kTileRow floats, at (m0, n0) (rows and columns past
       // M or N are summed and never stored).
-      store_c<K, EDGES>(acc, a_off - dm, b_off - dn, K::BM, K::BN, 1.0f, 0.0f, smem, K::kTileRow, !moved);
+      store_c<K, EDGES != kEdgesNone>(acc, a_off - dm, b_off - dn, K::BM, K::BN, 1.0f, 0.0f, smem, K::kTileRow, !moved);
       cluster_sum_tile<F32, K::BM, K::BN, K::kTileRow, K::kThreads>(smem, m0, n0, M, N, alpha, beta, C, ldc);
       return;
     }
@@ -1028,6 +1052,36 @@ __global__ void __launch_bounds__(K::kThreads, K::kStreamMinBlocks)
 template <class K>
 struct StreamKey {};
 
+// kHasRuns: K builds gemm_kernel<K, kEdgesRuns>, for exactly one
+// k-contiguous operand on the cp.async pipeline (with two, whole tiles
+// always take kVectors' copies; with none, kRuns is kElements).
+template <class K>
+constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKContig;
+
+// edges_kind is the EDGES of gemm_kernel that launch runs for an M x N
+// problem (M, N > 0): kEdgesNone where every tile lies inside C and both
+// operands' rows allow kVectors; kEdgesRuns where the moved tiles all lie
+// inside C and only the m/n-contiguous operand's rows do not (on an H100
+// the element path's copies of the other, 32 rows a warp instruction, ran
+// 886^3 nn at 0.65x cuBLAS); else kEdgesAny.
+template <class K>
+inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B, int64_t ldb) {
+  if (!K::kAsync) return kEdgesNone;
+  const bool rows = fast_rows<K, K::kAKContig>(A, lda) && fast_rows<K, K::kBKContig>(B, ldb);
+  if (rows && M % K::BM == 0 && N % K::BN == 0) return kEdgesNone;
+  if (kHasRuns<K> && !rows && M >= K::BM && N >= K::BN) return kEdgesRuns;
+  return kEdgesAny;
+}
+
+// edges_kernel is gemm_kernel<K, kind>.
+template <class K>
+inline auto edges_kernel(int kind) {
+  if constexpr (kHasRuns<K>) {
+    if (kind == kEdgesRuns) return gemm_kernel<K, kEdgesRuns>;
+  }
+  return kind == kEdgesAny ? gemm_kernel<K, kEdgesAny> : gemm_kernel<K, kEdgesNone>;
+}
+
 // prepare sets the cp.async kernels' dynamic shared memory limit above the
 // 48 KiB default, once per device.
 template <class K>
@@ -1043,10 +1097,15 @@ inline cudaError_t prepare() {
     if (err != cudaSuccess) return err;
   }
   return once_per_device<K>([] {
-    const cudaError_t err =
-        cudaFuncSetAttribute(gemm_kernel<K, false>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+    cudaError_t err =
+        cudaFuncSetAttribute(gemm_kernel<K, kEdgesNone>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
     if (err != cudaSuccess) return err;
-    return cudaFuncSetAttribute(gemm_kernel<K, true>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+    if constexpr (kHasRuns<K>) {
+      err = cudaFuncSetAttribute(gemm_kernel<K, kEdgesRuns>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 K::kSmemBytes);
+      if (err != cudaSuccess) return err;
+    }
+    return cudaFuncSetAttribute(gemm_kernel<K, kEdgesAny>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
   });
 }
 
@@ -1096,7 +1155,7 @@ bool launch_stream(int M, int N, int Kd, float alpha, const float* A, int64_t ld
   // kernel early, which a memset between them would not.)
   err = cudaMemsetAsync(flags, 0, grid * sizeof(unsigned), stream);
   if (err == cudaSuccess && tiles < blocks) {
-    err = launch_maybe_early(early, gemm_kernel<K, false>, dim3(static_cast<unsigned>(blocks - tiles)),
+    err = launch_maybe_early(early, gemm_kernel<K, kEdgesNone>, dim3(static_cast<unsigned>(blocks - tiles)),
                              dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
                              part);
   }
@@ -1110,9 +1169,19 @@ bool launch_stream(int M, int N, int Kd, float alpha, const float* A, int64_t ld
   return true;
 }
 
-// WithEdges keys the per-device caches of gemm_kernel<K, true>.
-template <class K>
+// EdgesKey keys the per-device caches of gemm_kernel<K, EDGES>: K itself,
+// or WithEdges. with_edges calls f with kind as a constant
+// (std::integral_constant), so that f can name the key.
+template <class K, int EDGES = kEdgesAny>
 struct WithEdges {};
+template <class K, int EDGES>
+using EdgesKey = std::conditional_t<EDGES == kEdgesNone, K, WithEdges<K, EDGES>>;
+template <class F>
+inline auto with_edges(int kind, F&& f) {
+  if (kind == kEdgesRuns) return f(std::integral_constant<int, kEdgesRuns>{});
+  if (kind == kEdgesAny) return f(std::integral_constant<int, kEdgesAny>{});
+  return f(std::integral_constant<int, kEdgesNone>{});
+}
 
 // launch checks the arguments and starts the kernel (and, when the k range is
 // split through a workspace, the reduction) on stream. ws must hold
@@ -1133,28 +1202,33 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
   const cudaError_t err = prepare<K>();
   if (err != cudaSuccess) return static_cast<int>(err);
   float* const part = static_cast<float*>(ws);
-  // The kernel with the element path only where a tile needs it: built in,
-  // it cost the fast path of tn 3-12% on an H100 (session 17, call 9).
-  const bool edges = K::kAsync && (M % K::BM != 0 || N % K::BN != 0 || !fast_rows<K, K::kAKContig>(A, lda) ||
-                                   !fast_rows<K, K::kBKContig>(B, ldb));
-  const auto kernel = edges ? gemm_kernel<K, true> : gemm_kernel<K, false>;
+  // The kernel with the element path (or kRuns) only where a tile needs
+  // it: built in, it cost the fast path of tn 3-12% on an H100 (session 17,
+  // call 9).
+  const int kind = edges_kind<K>(M, N, A, lda, B, ldb);
+  const bool edges = kind != kEdgesNone;
+  const auto kernel = edges_kernel<K>(kind);
   if constexpr (K::kFill) {
     const int64_t k_tiles = ceil_div(Kd, K::BK);
-    splits = edges ? fill_splits_on<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits)
-                   : fill_splits_on<K>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits);
+    splits = with_edges(kind, [&](auto e) {
+      constexpr int E = decltype(e)::value;
+      return fill_splits_on<EdgesKey<K, E>>(kernel, K::kThreads, K::kSmemBytes, blocks, k_tiles, splits);
+    });
   }
-  const bool early = kArch >= 90 && K::kEarly &&
-                     (edges ? early_pays<WithEdges<K>>(kernel, K::kThreads, K::kSmemBytes)
-                            : early_pays<K>(kernel, K::kThreads, K::kSmemBytes));
+  const bool early = kArch >= 90 && K::kEarly && with_edges(kind, [&](auto e) {
+                       constexpr int E = decltype(e)::value;
+                       return early_pays<EdgesKey<K, E>>(kernel, K::kThreads, K::kSmemBytes);
+                     });
   if constexpr (K::kTail) {
     // The last, partly filled wave's tiles split in clusters, where that
     // pays (tail_plan): the other tiles first, then those.
     using T = TailOf<K>;
-    const TailPlan plan =
-        edges ? tail_plan_on<WithEdges<K>, WithEdges<T>>(kernel, gemm_kernel<T, true>, K::kThreads, K::kSmemBytes,
-                                                         T::kSmemBytes, blocks, ceil_div(Kd, K::BK))
-              : tail_plan_on<K, T>(kernel, gemm_kernel<T, false>, K::kThreads, K::kSmemBytes, T::kSmemBytes, blocks,
-                                   ceil_div(Kd, K::BK));
+    const auto tail = edges_kernel<T>(kind);
+    const TailPlan plan = with_edges(kind, [&](auto e) {
+      constexpr int E = decltype(e)::value;
+      return tail_plan_on<EdgesKey<K, E>, EdgesKey<T, E>>(kernel, tail, K::kThreads, K::kSmemBytes, T::kSmemBytes,
+                                                          blocks, ceil_div(Kd, K::BK));
+    });
     if (plan.splits > 1) {
       cudaError_t e = cudaSuccess;
       if (plan.tiles < blocks) {
@@ -1164,7 +1238,6 @@ int launch(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const
       if (e == cudaSuccess) {
         // Launched early after the other tiles (it waits for them): its
         // blocks take the multiprocessors their last wave leaves.
-        const auto tail = edges ? gemm_kernel<T, true> : gemm_kernel<T, false>;
         e = launch_in_clusters(plan.tiles < blocks || early, plan.splits, tail,
                                dim3(static_cast<unsigned>(plan.tiles), plan.splits), dim3(K::kThreads), T::kSmemBytes,
                                stream, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, part);
