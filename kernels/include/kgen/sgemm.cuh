@@ -1062,8 +1062,10 @@ constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKCo
 // problem (M, N > 0): kEdgesNone where every tile lies inside C and both
 // operands' rows allow kVectors; kEdgesRuns where the moved tiles all lie
 // inside C and only the m/n-contiguous operand's rows do not (on an H100
-// the element path's copies of the other, 32 rows a warp instruction, ran
-// 886^3 nn at 0.65x cuBLAS); else kEdgesAny.
+// the element path, whose copies of the other read 32 rows a warp
+// instruction, ran the 128x128 ring tile at 0.89x cuBLAS at 2047^3 nn and
+// 0.94x at 4097^3, kRuns at 0.95x and 1.00x: bench/harness/sgemm_runs.sh,
+// bench/results/h100-2026-11-28-session32.md); else kEdgesAny.
 template <class K>
 inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B, int64_t ldb) {
   if (!K::kAsync) return kEdgesNone;
