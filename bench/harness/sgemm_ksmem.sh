@@ -1,7 +1,8 @@
 #!/bin/bash
 # Session 32: builds bench/harness/sgemm_variants.cu -DSET=10 with sgemm-ksmem.patch applied to a copy of the
-# headers, for nn, nt and tt, in parallel, then runs each at the sizes given ($1, default 2048,4096; none: no timing) and at 1023
-# (every copy on the element path and a partial k tile: a correctness check against cuBLAS). Output under $OUT.
+# headers, for nn, nt and tt, in parallel, then runs each at the sizes given ($1, default 2048,4096; none: no
+# timing) and at 1023 (every copy on the element path and a partial k tile: a correctness check against cuBLAS).
+# Output under $OUT.
 # LAYOUTS (default "0 1 3") picks the layouts, DEFS adds defines (-DBIG_TILES: the big tiles' set).
 set -euo pipefail
 SIZES=${1:-2048,4096}

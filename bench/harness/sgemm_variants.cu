@@ -195,7 +195,8 @@ using CfgK = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
 static std::vector<V> variants() {
 #if SET == 11
   // Session 32: whole tiles of odd sizes (every row unaligned), where the m/n-contiguous operand takes the element
-  // path: built against the tree's header and against -DOLD_HEADERS' (before kRuns), the same variants.
+  // path: the same variants built against the tree's header and against the parent commit's (before kRuns), by
+  // bench/harness/sgemm_runs.sh.
   return {
       RNG("b128x128x16 t8x8 lc fz s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1),
       RNG("b128x128x16 t8x8 lc fq s3", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 2, 1),

@@ -70,7 +70,8 @@ if has_step tests; then
   for t in "${tests[@]}"; do
     t0=$(date +%s)
     (cd /tmp && timeout -k 5 300 "$t" -test.short -test.count=1 -test.v -test.timeout 290s ${1:+-test.run "$1"} >>"$OUT/test.log" 2>&1)
-    echo "$(basename "$t") exit $? in $(($(date +%s) - t0)) s" | tee -a "$OUT/device.txt"
+    st=$? # before any command substitution, which would reset it
+    echo "$(basename "$t") exit $st in $(($(date +%s) - t0)) s" | tee -a "$OUT/device.txt"
   done
   grep -E -- '--- FAIL' "$OUT/test.log" | head -40
   echo "subtests: $(grep -cE -- '--- PASS' "$OUT/test.log") passed, $(grep -cE -- '--- FAIL' "$OUT/test.log") failed, $(grep -cE -- '--- SKIP' "$OUT/test.log") skipped" | tee -a "$OUT/device.txt"
