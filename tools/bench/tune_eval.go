@@ -107,11 +107,32 @@ type timings map[gridKey]map[shape]map[string]float64
 
 // mergeTimings adds to t, a run's times, prev's times (a previous run's
 // -tune-raw records) of the families' instances in others, those built but
-// not measured in this run, and returns how many it added. Every shape of t must
-// be in prev and the other way round, one family and layout at a time, as
-// the same -tune-grid and -tune-seed give: else some instances would lack
-// times at some shapes, which the table's prediction cannot use.
+// not measured in this run, and returns how many it added. A grid (family
+// and layout) that both runs measured must have the same shapes in both;
+// one that only prev measured (this run tuned other layouts) comes whole
+// from prev, and must have this run's shapes. That is what the same
+// -tune-grid and -tune-seed give: else some instances would lack times at
+// some shapes, which the table's prediction cannot use.
 func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others map[string]bool) (int, error) {
+	// Every grid this run measured has all of its shapes.
+	runShapes := map[shape]bool{}
+	measured := map[gridKey]bool{}
+	for k, byShape := range t {
+		measured[k] = true
+		for s := range byShape {
+			runShapes[s] = true
+		}
+	}
+	want := func(k gridKey) map[shape]bool {
+		if !measured[k] {
+			return runShapes
+		}
+		in := map[shape]bool{}
+		for s := range t[k] {
+			in[s] = true
+		}
+		return in
+	}
 	seen := map[gridKey]map[shape]bool{}
 	added := 0
 	for _, p := range prev {
@@ -119,7 +140,7 @@ func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others m
 		if !slices.Contains(families, p.Family) {
 			continue
 		}
-		if t[k][s] == nil {
+		if !want(k)[s] {
 			return 0, fmt.Errorf("%s %s %s is not measured in this run (use the previous run's -tune-grid and -tune-seed)", p.Family, p.Layout, s)
 		}
 		if seen[k] == nil {
@@ -128,14 +149,14 @@ func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others m
 		seen[k][s] = true
 		for name, ms := range p.Ms {
 			if _, ok := t[k][s][name]; !ok && others[name] && ms > 0 {
-				t[k][s][name] = ms
+				t.add(k, s, name, ms)
 				added++
 			}
 		}
 	}
-	for k, byShape := range t {
-		for s := range byShape {
-			if !seen[k][s] {
+	for k, got := range seen {
+		for s := range want(k) {
+			if !got[s] {
 				return 0, fmt.Errorf("%s %s %s is not in the previous run", k.family, k.layout, s)
 			}
 		}

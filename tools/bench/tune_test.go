@@ -294,11 +294,39 @@ func TestMergeTimings(t *testing.T) {
 
 	_, err = mergeTimings(run(), prev[:1], []string{"sgemm"}, built)
 	assert.ErrorContains(t, err, "sgemm nn 181x181x181 is not in the previous run")
-	tm = run()
-	tm.add(gridKey{"sgemm", "tt"}, s1, "new", 1)
-	_, err = mergeTimings(tm, prev, []string{"sgemm"}, built)
-	assert.ErrorContains(t, err, "sgemm tt 256x256x256 is not in the previous run")
 	other := append(slices.Clone(prev), tuning.RawPoint{Family: "sgemm", Layout: "nn", M: 7, N: 7, K: 7, Ms: map[string]float64{"old": 1}})
+	_, err = mergeTimings(run(), other, []string{"sgemm"}, built)
+	assert.ErrorContains(t, err, "sgemm nn 7x7x7 is not measured in this run")
+}
+
+// A tune in layouts (tools/device/gpu-tune-parts.sh): a run of one layout
+// takes the grids of the layouts before it whole, when they have its shapes.
+func TestMergeTimingsOfOtherLayouts(t *testing.T) {
+	s1, s2 := shape{256, 256, 256}, shape{181, 181, 181}
+	nn, nt := gridKey{"sgemm", "nn"}, gridKey{"sgemm", "nt"}
+	run := func() timings {
+		tm := timings{}
+		tm.add(nt, s1, "nt_a", 0.5)
+		tm.add(nt, s2, "nt_a", 0.25)
+		return tm
+	}
+	prev := []tuning.RawPoint{
+		{Family: "sgemm", Layout: "nn", M: 256, N: 256, K: 256, Grid: true, Ms: map[string]float64{"nn_a": 0.4, "nn_b": 0.3}},
+		{Family: "sgemm", Layout: "nn", M: 181, N: 181, K: 181, Ms: map[string]float64{"nn_a": 0.2, "nn_b": 0.1}},
+	}
+	built := map[string]bool{"nn_a": true, "nn_b": true}
+	tm := run()
+	n, err := mergeTimings(tm, prev, []string{"sgemm"}, built)
+	require.NoError(t, err)
+	assert.Equal(t, 4, n)
+	assert.Equal(t, timings{
+		nt: {s1: {"nt_a": 0.5}, s2: {"nt_a": 0.25}},
+		nn: {s1: {"nn_a": 0.4, "nn_b": 0.3}, s2: {"nn_a": 0.2, "nn_b": 0.1}},
+	}, tm)
+
+	_, err = mergeTimings(run(), prev[:1], []string{"sgemm"}, built)
+	assert.ErrorContains(t, err, "sgemm nn 181x181x181 is not in the previous run")
+	other := append(slices.Clone(prev), tuning.RawPoint{Family: "sgemm", Layout: "nn", M: 7, N: 7, K: 7, Ms: map[string]float64{"nn_a": 1}})
 	_, err = mergeTimings(run(), other, []string{"sgemm"}, built)
 	assert.ErrorContains(t, err, "sgemm nn 7x7x7 is not measured in this run")
 }

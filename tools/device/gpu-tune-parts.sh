@@ -9,7 +9,8 @@
 # /tmp/tune-parts on the machine, so the next call on the same warm machine
 # goes on from there; on a fresh machine, FROM (a folder holding what a call
 # returned: done.txt, raw.tar, the table) is where it goes on from.
-# Once every part is done, FIGURES (bench flags), if set, runs the bench with
+# TUNE_FLAGS go to each bench -tune (e.g. -iters 10, to fit more parts in a
+# call). Once every part is done, FIGURES (bench flags), if set, runs the bench with
 # the table compiled in (kgen). Results in $OUT: device.txt, done.txt, the
 # table (<gpu>.yaml), raw.tar (each family's -tune-raw, gzipped),
 # tune-logs.tar.gz, and figures.{txt,json}.
@@ -17,7 +18,7 @@
 #     SEED=25 FIGURES="-families sgemm -sizes 1024,2048" bash tools/device/gpu-tune-parts.sh
 set -uo pipefail
 : "${PARTS:?PARTS: family:layout parts of the tune, in order}"
-SEED=${SEED:-25} BUDGET=${BUDGET:-560} PART_S=${PART_S:-170} FROM=${FROM:-} FIGURES=${FIGURES:-}
+SEED=${SEED:-25} TUNE_FLAGS=${TUNE_FLAGS:-} BUDGET=${BUDGET:-560} PART_S=${PART_S:-170} FROM=${FROM:-} FIGURES=${FIGURES:-}
 start=$(date +%s)
 # shellcheck source=tools/device/lib.sh
 source tools/device/lib.sh
@@ -42,7 +43,8 @@ for part in $PARTS; do
   merge=()
   [ -f "$state/$family-raw.json" ] && merge=(-tune-merge "$state/$family-raw.json")
   t0=$(date +%s)
-  /tmp/kbench -tune -tune-families "$family" -tune-seed "$SEED" -filter "^${family}_${layout}_" "${merge[@]}" \
+  # shellcheck disable=SC2086 # TUNE_FLAGS is a list of flags
+  /tmp/kbench -tune $TUNE_FLAGS -tune-families "$family" -tune-seed "$SEED" -filter "^${family}_${layout}_" "${merge[@]}" \
     -tune-raw "$state/next-raw.json" -tune-out "$state/table" >"$state/logs/tune-$family-$layout.txt" 2>&1
   st=$?
   took=$(($(date +%s) - t0))
