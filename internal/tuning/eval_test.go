@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// sgemmTimes are SGEMM tunes of the H100 with every time they measured
+// sgemmTimes are SGEMM tunes of the H100 (and one of the H200, the same
+// count of multiprocessors) with every time they measured
 // (`bench -tune -tune-raw`): 27 grid shapes and 26 between them per
 // layout, and the bounds SelectAligned meets on them (see
 // TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
@@ -21,7 +22,7 @@ import (
 // session 23's with the mbarrier ring and session 24's with the fill
 // splits counting their reduction (2026-11-27), and session 25's, those
 // times with the small tiles' fill splits measured beside them, the
-// committed one (kernels/tuning/).
+// committed one (kernels/tuning/); and the H200's, in session 33.
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -143,6 +144,14 @@ var sgemmTimes = []struct {
 	// StreamPlan) measured alone (seed 25) and merged with session 28's
 	// times of the others.
 	{"../../bench/results/h100-2026-11-27-session29-call8-tune-sgemm-merged-raw.json.gz", 1.38, 1.65, 25, 31},
+	// Between: 1.265x nn, 1.626x nt, 1.405x tn, 1.646x tt (5, 7, 7, 6),
+	// the worst three at 362^3 as on session 25's H100 times;
+	// leave-one-out: 1.581, 1.569, 1.499, 1.531 (8, 8, 10, 8). The H200
+	// (132 multiprocessors too): session 33's tune, the committed
+	// kernels/tuning/nvidia-h200.yaml, measured a layout at a time
+	// (tools/device/gpu-tune-parts.sh, seed 25; nn with -iters 20, the
+	// others with 10).
+	{"../../bench/results/h200-2026-11-28-session33-call4-tune-sgemm-merged-raw.json.gz", 1.65, 1.59, 25, 34},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
