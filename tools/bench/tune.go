@@ -38,7 +38,7 @@ var (
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
-	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table")
+	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it")
 )
 
 // tuneTolerance is issue 9's bound: the pick within 5% of the fastest.
