@@ -9,11 +9,11 @@
 # /tmp/tune-parts on the machine, so the next call on the same warm machine
 # goes on from there; on a fresh machine, FROM (a folder holding what a call
 # returned: done.txt, raw.tar, the table) is where it goes on from.
-# TUNE_FLAGS go to each bench -tune (e.g. -iters 10, to fit more parts in a
-# call). Once every part is done, FIGURES (bench flags), if set, runs the bench with
-# the table compiled in (kgen). Results in $OUT: device.txt, done.txt, the
-# table (<gpu>.yaml), raw.tar (each family's -tune-raw, gzipped),
-# tune-logs.tar.gz, and figures.{txt,json}.
+# TUNE_FLAGS go to each bench -tune (e.g. -iters 10, to fit more parts in
+# a call). Once every part is done, FIGURES (bench flags), if set, runs the
+# bench with the table compiled in (kgen). Results in $OUT: device.txt,
+# done.txt, the table (<gpu>.yaml), raw.tar (each family's -tune-raw,
+# gzipped), tune-logs.tar.gz, and figures.{txt,json}.
 #   source .devicecarry/setup.sh && PARTS="sgemm:nn sgemm:nt sgemm:tn sgemm:tt" \
 #     SEED=25 FIGURES="-families sgemm -sizes 1024,2048" bash tools/device/gpu-tune-parts.sh
 set -uo pipefail
