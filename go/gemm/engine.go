@@ -215,6 +215,22 @@ func (e *Engine) Tuned() (date string, ok bool) {
 	return e.tune.Date, true
 }
 
+// TunedFamilies lists the families (sgemm, hgemm, ...) whose choices the
+// device's table makes, in the table's order; the engine's rule chooses
+// for the others. It is empty without a table (Tuned).
+func (e *Engine) TunedFamilies() []string {
+	if e == nil || e.tune == nil {
+		return nil
+	}
+	var out []string
+	for _, g := range e.tune.Grids {
+		if !slices.Contains(out, g.Family) {
+			out = append(out, g.Family)
+		}
+	}
+	return out
+}
+
 // Arch is the compute capability (times ten) of the kernels in use, and
 // whether they run through the driver's PTX compiler.
 func (e *Engine) Arch() (cc int, jit bool) { return e.arch, e.jit }

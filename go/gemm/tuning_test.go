@@ -300,3 +300,21 @@ func TestTilingOfReadsTheKernels(t *testing.T) {
 		}
 	}
 }
+
+// TunedFamilies names the families of the device's table, once each in
+// the table's order, and none without a table.
+func TestTunedFamilies(t *testing.T) {
+	e, err := newEngine(nil, 90)
+	require.NoError(t, err)
+	assert.Empty(t, e.TunedFamilies())
+	var nilEngine *Engine
+	assert.Empty(t, nilEngine.TunedFamilies())
+
+	e.setTable(&tuning.Table{GPU: "test GPU", Arch: 90, Date: "2026-11-28", Grids: []tuning.Grid{
+		{Family: "hgemm", Layout: "nn"}, {Family: "sgemm", Layout: "nn"}, {Family: "hgemm", Layout: "tt"},
+	}})
+	assert.Equal(t, []string{"hgemm", "sgemm"}, e.TunedFamilies())
+	date, ok := e.Tuned()
+	assert.True(t, ok)
+	assert.Equal(t, "2026-11-28", date)
+}

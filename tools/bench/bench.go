@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 	"github.com/kgen-gpu/kgen/go/f16"
@@ -116,7 +117,9 @@ func (b *bencher) deviceReport() DeviceReport {
 	lanes := fp32LanesPerSM[info.CC()]
 	cc, jit := b.eng.Arch()
 	clock := float64(info.ClockKHz) * 1e3
+	table, _ := b.eng.Tuned()
 	return DeviceReport{
+		Table: table, TableFamilies: b.eng.TunedFamilies(),
 		Name: info.Name, CC: info.CC(), SMs: info.Multiprocessors, ClockMHz: info.ClockKHz / 1000, FP32LanesPerSM: lanes,
 		PeakTFLOPS:    float64(info.Multiprocessors*lanes*2) * clock / 1e12,
 		PeakF16TFLOPS: tensorFLOPsPerClock[info.CC()] * float64(info.Multiprocessors) * clock / 1e12,
@@ -124,6 +127,34 @@ func (b *bencher) deviceReport() DeviceReport {
 		L2MB:          info.L2Bytes >> 20, Driver: cudaVersion(info.DriverVersion), Runtime: cudaVersion(info.RuntimeVersion),
 		NVCC: "nvcc " + cuda.BuildToolkit(), KernelArch: cc, JIT: jit,
 	}
+}
+
+// dispatchLine tells how the engine chooses its GEMM kernels on the GPU
+// called name: by the table measured on such a GPU on the day table, for
+// the families tuned, and by its rule for the others, the rest; or by its
+// rule alone when table is "".
+func dispatchLine(name, table string, tuned, rest []string) string {
+	if table == "" {
+		return fmt.Sprintf("dispatch: no table for the %s; the engine picks GEMM kernels by its rule (bench -tune measures one: kernels/README.md, \"Dispatch tables\")", name)
+	}
+	line := fmt.Sprintf("dispatch: %s by the %s's table of %s", strings.Join(tuned, ", "), name, table)
+	if len(rest) > 0 {
+		line += fmt.Sprintf("; %s by the engine's rule", strings.Join(rest, ", "))
+	}
+	return line
+}
+
+// untunedFamilies are the GEMM families the engine picks from on this GPU
+// (the reference ladder aside) that its table leaves to its rule.
+func (b *bencher) untunedFamilies() []string {
+	tuned := b.eng.TunedFamilies()
+	var rest []string
+	for _, in := range b.eng.Instances() {
+		if !in.Reference && !slices.Contains(tuned, in.Family) && !slices.Contains(rest, in.Family) {
+			rest = append(rest, in.Family)
+		}
+	}
+	return rest
 }
 
 func cudaVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) }

@@ -40,9 +40,11 @@ type DeviceReport struct {
 	L2MB           int
 	Driver         string // CUDA version the driver supports
 	Runtime        string
-	NVCC           string // the toolkit that built the kernels
-	KernelArch     int    // arch of the kernels the engines chose
-	JIT            bool   // true when they run from PTX
+	NVCC           string   // the toolkit that built the kernels
+	KernelArch     int      // arch of the kernels the engines chose
+	JIT            bool     // true when they run from PTX
+	Table          string   `json:",omitempty"` // the day this GPU's dispatch table was measured; "" without one
+	TableFamilies  []string `json:",omitempty"` // the families it dispatches (the engine's rule chooses for the others)
 }
 
 // Row is one kernel (or reference) at one problem of one family.
