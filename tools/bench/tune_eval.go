@@ -114,24 +114,22 @@ type timings map[gridKey]map[shape]map[string]float64
 // -tune-grid and -tune-seed give: else some instances would lack times at
 // some shapes, which the table's prediction cannot use.
 func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others map[string]bool) (int, error) {
-	// Every grid this run measured has all of its shapes.
+	// The shapes each grid must have: a grid this run measured, its own;
+	// one only prev measured, every shape of this run.
 	runShapes := map[shape]bool{}
-	measured := map[gridKey]bool{}
+	gridShapes := map[gridKey]map[shape]bool{}
 	for k, byShape := range t {
-		measured[k] = true
+		gridShapes[k] = map[shape]bool{}
 		for s := range byShape {
 			runShapes[s] = true
+			gridShapes[k][s] = true
 		}
 	}
 	want := func(k gridKey) map[shape]bool {
-		if !measured[k] {
-			return runShapes
+		if in, ok := gridShapes[k]; ok {
+			return in
 		}
-		in := map[shape]bool{}
-		for s := range t[k] {
-			in[s] = true
-		}
-		return in
+		return runShapes
 	}
 	seen := map[gridKey]map[shape]bool{}
 	added := 0
