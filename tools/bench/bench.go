@@ -131,30 +131,23 @@ func (b *bencher) deviceReport() DeviceReport {
 
 // dispatchLine tells how the engine chooses its GEMM kernels on the GPU
 // called name: by the table measured on such a GPU on the day table, for
-// the families tuned, and by its rule for the others, the rest; or by its
-// rule alone when table is "".
-func dispatchLine(name, table string, tuned, rest []string) string {
+// the families tuned, and by its rule for the others of families (every
+// family it picks from); or by its rule alone when table is "".
+func dispatchLine(name, table string, tuned, families []string) string {
 	if table == "" {
 		return fmt.Sprintf("dispatch: no table for the %s; the engine picks GEMM kernels by its rule (bench -tune measures one: kernels/README.md, \"Dispatch tables\")", name)
 	}
 	line := fmt.Sprintf("dispatch: %s by the %s's table of %s", strings.Join(tuned, ", "), name, table)
+	var rest []string
+	for _, f := range families {
+		if !slices.Contains(tuned, f) {
+			rest = append(rest, f)
+		}
+	}
 	if len(rest) > 0 {
 		line += fmt.Sprintf("; %s by the engine's rule", strings.Join(rest, ", "))
 	}
 	return line
-}
-
-// untunedFamilies are the GEMM families the engine picks from on this GPU
-// (the reference ladder aside) that its table leaves to its rule.
-func (b *bencher) untunedFamilies() []string {
-	tuned := b.eng.TunedFamilies()
-	var rest []string
-	for _, in := range b.eng.Instances() {
-		if !in.Reference && !slices.Contains(tuned, in.Family) && !slices.Contains(rest, in.Family) {
-			rest = append(rest, in.Family)
-		}
-	}
-	return rest
 }
 
 func cudaVersion(v int) string { return fmt.Sprintf("%d.%d", v/1000, v%1000/10) }

@@ -129,7 +129,8 @@ func run(cfg config, stdout io.Writer) error {
 		d.Name, d.CC, d.SMs, d.FP32LanesPerSM, d.ClockMHz, d.Driver, d.Runtime, d.NVCC)
 	b.printf("peaks from the properties: FP32 %.1f TFLOPS, fp16 tensor %.0f TFLOPS, memory %.0f GB/s; device copy measured: %.0f GB/s (read + written)\n",
 		d.PeakTFLOPS, d.PeakF16TFLOPS, d.PeakMemGBs, d.CopyGBs)
-	b.printf("%s\n", dispatchLine(d.Name, d.Table, d.TableFamilies, b.untunedFamilies()))
+	families, _ := tuneFamilyList("", b.eng.Instances()) // every family the engine picks from; no error for ""
+	b.printf("%s\n", dispatchLine(d.Name, d.Table, d.TableFamilies, families))
 	sections := []struct {
 		name string
 		run  func() error

@@ -160,7 +160,7 @@ func TestDispatchLine(t *testing.T) {
 	assert.Equal(t, `dispatch: no table for the NVIDIA A100; the engine picks GEMM kernels by its rule (bench -tune measures one: kernels/README.md, "Dispatch tables")`,
 		dispatchLine("NVIDIA A100", "", nil, []string{"sgemm", "hgemm"}))
 	assert.Equal(t, "dispatch: sgemm by the NVIDIA H200's table of 2026-11-28; hgemm, hgemmk by the engine's rule",
-		dispatchLine("NVIDIA H200", "2026-11-28", []string{"sgemm"}, []string{"hgemm", "hgemmk"}))
+		dispatchLine("NVIDIA H200", "2026-11-28", []string{"sgemm"}, []string{"sgemm", "hgemm", "hgemmk"}))
 	assert.Equal(t, "dispatch: sgemm, hgemm by the NVIDIA H100's table of 2026-11-27",
-		dispatchLine("NVIDIA H100", "2026-11-27", []string{"sgemm", "hgemm"}, nil))
+		dispatchLine("NVIDIA H100", "2026-11-27", []string{"sgemm", "hgemm"}, []string{"hgemm", "sgemm"}))
 }
