@@ -346,30 +346,20 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
 	var out [nTerms]float64
 	if t.Tail && s == 1 {
-		// The launcher plans by the blocks a multiprocessor really holds:
-		// no more than the registers allow, whatever o fits the times.
-		planO := o
-		if b := t.perSMBound(); b > 0 {
-			planO = min(o, b)
-		}
-		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, planO); ts > 1 {
+		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, t.planO(o)); ts > 1 {
 			// The whole tiles in their waves, then the tail's rounds of
 			// clusters, each block a split's share of k.
 			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), ts)*t.BK)
 			whole := tiles - tail
 			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(ceilDiv(tail*ts, sms))*part
 			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile +
-				float64(ceilDiv(tail, ClustersHeld(sms, planO, ts))*o)*part
+				float64(ceilDiv(tail, ClustersHeld(sms, t.planO(o), ts))*o)*part
 			out[termFixed] = 1
 			return out
 		}
 	}
 	if t.Stream && s == 1 {
-		planO := o
-		if b := t.perSMBound(); b > 0 {
-			planO = min(o, b)
-		}
-		if st, grid := StreamPlan(m, n, k, t.BM, t.BN, t.BK, sms, planO); grid > 0 {
+		if st, grid := StreamPlan(m, n, k, t.BM, t.BN, t.BK, sms, t.planO(o)); grid > 0 {
 			// The whole tiles in their waves, then one wave of the stream
 			// grid, each block an equal share of the tail's k tiles, and
 			// the partial tiles written and read.
@@ -389,6 +379,34 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 		out[termReduce] = float64(s) * float64(m) * float64(n)
 	}
 	return out
+}
+
+// planO is the blocks a multiprocessor holds that a tail-splitting or
+// stream-K launch plans by, where the fit found o: no more than the
+// registers allow (perSMBound), whatever o fits the times.
+func (t Tiling) planO(o int) int {
+	if b := t.perSMBound(); b > 0 {
+		return min(o, b)
+	}
+	return o
+}
+
+// plans reports whether a tail-splitting or stream-K instance of tiling t
+// launches its plan on an m x n x k problem on sms multiprocessors holding
+// o blocks each (TailPlan splits a tail, StreamPlan has a grid): where it
+// does not, it launches its twin's kernel as its twin does, and takes the
+// twin's time.
+func (t Tiling) plans(sms, o, m, n, k int) bool {
+	m, n, k, sms = max(m, 1), max(n, 1), max(k, 1), max(sms, 1)
+	if !t.twinned() || t.Splits(m, n, k) != 1 {
+		return false
+	}
+	if t.Tail {
+		_, ts := TailPlan(ceilDiv(m, t.BM)*ceilDiv(n, t.BN), ceilDiv(k, t.BK), sms, t.planO(o))
+		return ts > 1
+	}
+	_, grid := StreamPlan(m, n, k, t.BM, t.BN, t.BK, sms, t.planO(o))
+	return grid > 0
 }
 
 // twinned reports whether t's instance runs its twin's kernel (the name

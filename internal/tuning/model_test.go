@@ -444,3 +444,59 @@ func TestPredictorIsPredict(t *testing.T) {
 	_, _, ok := NewPredictor(nil, 4).Predict(5, 5, 5)
 	assert.False(t, ok)
 }
+
+// Where a tail-splitting instance's plan does not split the shape's tail,
+// it runs its twin's launch, and Predict gives it the twin's time, not one
+// interpolated from neighbours where the plan made it faster than its
+// model (or slower) by other rules.
+func TestPredictGivesAnUnplannedTailItsTwinsTime(t *testing.T) {
+	twin, tail := "f_nn_b128x128x16_w32x64_t8x8_s3", "f_nn_b128x128x16_w32x64_t8x8_s3_tc"
+	twinModel := timeModel{TilingOf(twin), 2, [nTerms]float64{0.5e-9, 0.25e-9, 5e-3, 0}}
+	tailModel := timeModel{TilingOf(tail), 2, twinModel.coef}
+	g := Grid{Family: "sgemm", Layout: "nn", Instances: []string{twin, tail}, SMs: 132}
+	for _, m := range []int{1024, 1536, 2048, 3072, 4096, 6144, 8192} {
+		for _, k := range []int{1024, 4096} {
+			ms := twinModel.ms(132, m, m, k)
+			if tailModel.tiling.plans(132, 2, m, m, k) {
+				// The split tail, 0.7x its model's time.
+				g.Points = append(g.Points, Point{M: m, N: m, K: k, Ms: []float64{ms, 0.7 * tailModel.ms(132, m, m, k)}})
+			} else {
+				g.Points = append(g.Points, Point{M: m, N: m, K: k, Ms: []float64{ms, ms}})
+			}
+		}
+	}
+	p := NewPredictor(&g, 1)
+	alone := g
+	alone.Instances = []string{twin}
+	for i := range alone.Points {
+		alone.Points[i].Ms = alone.Points[i].Ms[:1]
+	}
+	twinAlone := NewPredictor(&alone, 1)
+	rng := rand.New(rand.NewPCG(11, 12))
+	unplanned := 0
+	for range 300 {
+		m, n, k := 1024+rng.IntN(7168), 1024+rng.IntN(7168), 1024+rng.IntN(3072)
+		if tailModel.tiling.plans(132, 2, m, n, k) {
+			continue
+		}
+		unplanned++
+		name, ms, ok := p.Predict(m, n, k)
+		require.True(t, ok)
+		_, want, _ := twinAlone.Predict(m, n, k)
+		assert.Equal(t, twin, name, "%dx%dx%d: equal times go to the earlier instance", m, n, k)
+		assert.Equal(t, want, ms, "%dx%dx%d", m, n, k)
+	}
+	assert.Greater(t, unplanned, 20, "shapes without a tail plan")
+}
+
+func TestPlans(t *testing.T) {
+	tail := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc")
+	assert.True(t, tail.plans(132, 2, 8192, 8192, 8192), "TailPlan's 8 splits of the last 136 tiles")
+	assert.False(t, tail.plans(132, 2, 3072, 1408, 4096), "264 tiles: no tail at two blocks an SM")
+	stream := TilingOf("sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts")
+	assert.True(t, stream.plans(132, 2, 1536, 1536, 1536), "144 tiles by stream-K")
+	assert.False(t, stream.plans(132, 2, 2048, 2048, 2048), "256 tiles fill more than 7/8 of 264 slots")
+	assert.False(t, stream.plans(132, 2, 1537, 1536, 1536), "not whole tiles")
+	assert.False(t, tl(128, 128, 16, 1).plans(132, 2, 8192, 8192, 8192), "neither tail nor stream")
+	assert.False(t, TilingOf("f_nn_b128x128x16_s3_k4_tc").plans(132, 2, 1024, 1024, 8192), "split-K runs no tail plan")
+}

@@ -111,7 +111,10 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // the shape. (On an H100 that cost is 1.0-1.6x for SGEMM, up to 12x for
 // HGEMM, and differs between instances, so interpolating across the two
 // classes picked kernels up to 1.67x slower than the fastest; bench/
-// results/h100-2026-11-23-session3.md.) Only instances measured at every
+// results/h100-2026-11-23-session3.md.) An instance that splits its last
+// wave's tiles or streams them (Tiling.Tail, Tiling.Stream) but whose plan
+// does not take the shape (Tiling.plans) runs its twin's launch and gets
+// its twin's time. Only instances measured at every
 // one of the neighbours compete, as one that failed its check near the
 // shape may be wrong at it; if none was, the nearest point's fastest is
 // taken. Outside the grid's range of M, N or K the dimension counts as the
@@ -143,6 +146,9 @@ type Predictor struct {
 	align           int
 	pool, unaligned []Point // the aligned points with a time (all of them when none is aligned), and the others
 	models          []timeModel
+	// twins[i] is the index of instance i's twin (twinOf) where i splits
+	// its tail or streams and the grid has the twin, else -1.
+	twins []int
 }
 
 // NewPredictor sorts g's measured points by alignment to align and fits
@@ -168,6 +174,17 @@ func NewPredictor(g *Grid, align int) *Predictor {
 		p.pool, p.unaligned = p.unaligned, nil
 	}
 	p.models = fitModels(&p.g, p.pool)
+	index := map[string]int{}
+	for i, name := range g.Instances {
+		index[name] = i
+	}
+	p.twins = make([]int, len(g.Instances))
+	for i, name := range g.Instances {
+		p.twins[i] = -1
+		if j, ok := index[twinOf(name)]; ok && j != i && p.models[i].tiling.twinned() {
+			p.twins[i] = j
+		}
+	}
 	return p
 }
 
@@ -199,14 +216,21 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	if !p.aligned(m, n, k) {
 		odd = oddPoints(p.pool, p.unaligned, m, n, k)
 	}
-	best, bestMs := -1, 0.0
+	times := make([]float64, len(p.g.Instances)) // 0: not predicted
 	for i := range p.g.Instances {
-		e, ok := interpolate(ns, i, p.efficiency)
-		if !ok {
-			continue
+		if e, ok := interpolate(ns, i, p.efficiency); ok {
+			times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * misalignment(odd, i, p.efficiency)
 		}
-		ms := p.models[i].ms(p.g.SMs, m, n, k) / e * misalignment(odd, i, p.efficiency)
-		if best < 0 || ms < bestMs {
+	}
+	best, bestMs := -1, 0.0
+	for i, ms := range times {
+		// Where a tail-splitting or stream-K instance launches no plan, it
+		// runs its twin's launch: its time is the twin's, not one
+		// interpolated from neighbours where its plan ran.
+		if j := p.twins[i]; j >= 0 && times[j] > 0 && !p.models[i].tiling.plans(p.g.SMs, p.models[i].o, m, n, k) {
+			ms = times[j]
+		}
+		if ms > 0 && (best < 0 || ms < bestMs) {
 			best, bestMs = i, ms
 		}
 	}
