@@ -111,7 +111,8 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // the shape. (On an H100 that cost is 1.0-1.6x for SGEMM, up to 12x for
 // HGEMM, and differs between instances, so interpolating across the two
 // classes picked kernels up to 1.67x slower than the fastest; bench/
-// results/h100-2026-11-23-session3.md.) An instance that splits its last
+// results/h100-2026-11-23-session3.md. The full grid measures 13 such
+// shapes since session 34, 2 before.) An instance that splits its last
 // wave's tiles or streams them (Tiling.Tail, Tiling.Stream) but whose plan
 // does not take the shape (Tiling.plans) runs its twin's launch and gets
 // its twin's time. Only instances measured at every

@@ -26,7 +26,12 @@ func (s shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float6
 // tuneGrids are the shapes a table holds: square sizes (dense where the
 // best tiling changes, 512 to 3072), a small C with a long K (where split-K
 // wins, by how much depending on K), skinny shapes (a short K, a short M or
-// N) and odd ones (a tile plus one, non-powers of two).
+// N) and odd ones (a tile plus one, non-powers of two). The full grid's
+// last row are shapes of the same kinds whose every dimension is not a
+// multiple of 4 (the f32 vector; 8, fp16's, neither), away from the
+// aligned ones: most shapes users ask for are not aligned, and the kernels'
+// element-wise paths cost each instance differently, so the selector
+// predicts such a shape from these (tuning.SelectAligned).
 var tuneGrids = map[string][]shape{
 	"full": {
 		{128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024}, {1536, 1536, 1536},
@@ -34,6 +39,8 @@ var tuneGrids = map[string][]shape{
 		{128, 128, 4096}, {256, 256, 4096}, {512, 512, 8192}, {256, 256, 16384}, {1024, 1024, 8192}, {64, 64, 65536},
 		{8192, 8192, 128}, {4096, 4096, 256}, {2048, 2048, 512}, {128, 8192, 8192}, {8192, 128, 8192}, {128, 4096, 1024}, {4096, 128, 1024},
 		{4097, 4097, 4097}, {1000, 3000, 500}, {1023, 1023, 1023}, {640, 2560, 1280},
+		{191, 191, 191}, {382, 382, 382}, {765, 765, 765}, {1279, 1279, 1279}, {2558, 2558, 2558}, {381, 381, 8190},
+		{191, 5791, 2897}, {5791, 191, 2897}, {5791, 5791, 191}, {445, 1801, 727}, {3001, 1499, 1201},
 	},
 	"small": {{256, 256, 256}, {1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 128}, {1000, 3000, 500}},
 }

@@ -30,6 +30,17 @@ func TestGridShapes(t *testing.T) {
 	for _, s := range []shape{{8192, 8192, 128}, {128, 8192, 8192}, {64, 64, 65536}, {4097, 4097, 4097}, {1000, 3000, 500}} {
 		assert.Contains(t, full, s, "the issue's shapes are in the full grid")
 	}
+	// Shapes none of whose dimensions is a multiple of 4 (the f32 vector),
+	// from which the selector learns each instance's cost of misalignment
+	// (tuning.SelectAligned) near small, square, skinny and long-K shapes
+	// alike.
+	odd := 0
+	for _, s := range full {
+		if s.M%4 != 0 && s.N%4 != 0 && s.K%4 != 0 {
+			odd++
+		}
+	}
+	assert.GreaterOrEqual(t, odd, 13, "1023^3, 4097^3 and session 34's 11")
 	_, err := gridShapes("huge")
 	assert.ErrorContains(t, err, `unknown grid "huge"`)
 }
@@ -108,10 +119,11 @@ func TestTuneItersAndEstimate(t *testing.T) {
 	full, _ := gridShapes("full")
 	shapes := append(full, betweenShapes(full, 8, 1, tuneMaxFlops)...)
 	// The H100 build when the grid was sized: 7 sgemm tilings and 5 hgemm ones
-	// in four layouts, hgemmh in two.
+	// in four layouts, hgemmh in two. About 230 s until session 34 added
+	// the 11 shapes that are not aligned, 280 s since.
 	count := map[string]int{"sgemm": 28, "hgemm": 20, "hgemmh": 2}
 	secs := estimateSeconds(shapes, count, h100Model, 3, 20)
-	assert.Less(t, secs, 4*60.0, "a full run must fit in 4 minutes")
+	assert.Less(t, secs, 5*60.0, "a full run of that build must fit in 5 minutes")
 	assert.Greater(t, secs, 30.0, "the 8192 SGEMMs alone take this long: the model is not empty")
 	t.Logf("full grid: %d shapes, about %.0f s on an H100", len(shapes), secs)
 	small, _ := gridShapes("small")
