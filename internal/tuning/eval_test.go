@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // sgemmTimes are SGEMM tunes of the H100 (and one of the H200, the same
@@ -158,6 +160,17 @@ var sgemmTimes = []struct {
 	// others with 10). Since session 34's twin rule: nt 5 and tn 6 over
 	// (22), leave-one-out tn 9 (33).
 	{"../../bench/results/h200-2026-11-28-session33-call4-tune-sgemm-merged-raw.json.gz", 1.65, 1.59, 22, 33},
+	// Between: 1.244x nn (156^3), 1.305x nt, 1.114x tn, 1.157x tt (the
+	// three at 7934x1157x140; 4, 4, 1, 6 over 5% of 31 each);
+	// leave-one-out: 1.513, 1.468, 1.782, 1.624 (4, 6, 7, 7 of 38). The
+	// H200's session 34 tune, the committed nvidia-h200.yaml: the full
+	// grid with 11 shapes that are not aligned (38), so that each
+	// instance's cost of misalignment is measured near small, skinny and
+	// long-K shapes too, not only at 1023^3 and 4097^3 (seed 25, -iters 10,
+	// a layout at a time). Session 33's table, replayed on these times,
+	// picks up to 1.40-1.78x of the fastest between the grid shapes (27
+	// over 5%, TestTableOnOtherTimes).
+	{"../../bench/results/h200-2026-11-28-session34-call3-tune-sgemm-merged-raw.json.gz", 1.31, 1.79, 15, 24},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
@@ -301,4 +314,41 @@ func TestSelectOnMeasuredTimes(t *testing.T) {
 			t.Logf("SelectAligned on %s:\n%s", f.path, report.String())
 		})
 	}
+}
+
+// TestTableOnOtherTimes replays the H200's session 33 table (its grid had
+// two shapes that are not aligned) and session 34's (eleven more) on the
+// times session 34 measured between its grid shapes, which neither table
+// holds: the grid that measures misalignment near small, skinny and
+// long-K shapes picks better there, and this keeps it so.
+func TestTableOnOtherTimes(t *testing.T) {
+	old := loadRaw(t, "../../bench/results/h200-2026-11-28-session33-call4-tune-sgemm-merged-raw.json.gz")
+	times := loadRaw(t, "../../bench/results/h200-2026-11-28-session34-call3-tune-sgemm-merged-raw.json.gz")
+	var before, after tally
+	for _, l := range []string{"nn", "nt", "tn", "tt"} {
+		of := func(pts []RawPoint) *Predictor {
+			var in []RawPoint
+			for _, p := range pts {
+				if p.Family == "sgemm" && p.Layout == l {
+					in = append(in, p)
+				}
+			}
+			g := GridOf(in)
+			g.SMs = h100SMs
+			return NewPredictor(&g, 4)
+		}
+		oldTable, newTable := of(old), of(times)
+		for _, p := range times {
+			if p.Family != "sgemm" || p.Layout != l || p.Grid {
+				continue
+			}
+			name, _, _ := oldTable.Predict(p.M, p.N, p.K)
+			before.add(p, name)
+			name, _, _ = newTable.Predict(p.M, p.N, p.K)
+			after.add(p, name)
+		}
+	}
+	t.Logf("between session 34's grid shapes: session 33's table %v; session 34's %v", before, after)
+	assert.Less(t, after.worst, before.worst)
+	assert.Less(t, after.over, before.over)
 }
