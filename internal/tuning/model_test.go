@@ -466,10 +466,9 @@ func TestPredictGivesAnUnplannedTailItsTwinsTime(t *testing.T) {
 		}
 	}
 	p := NewPredictor(&g, 1)
-	alone := g
-	alone.Instances = []string{twin}
-	for i := range alone.Points {
-		alone.Points[i].Ms = alone.Points[i].Ms[:1]
+	alone := Grid{Family: g.Family, Layout: g.Layout, Instances: []string{twin}, SMs: g.SMs}
+	for _, q := range g.Points {
+		alone.Points = append(alone.Points, Point{M: q.M, N: q.N, K: q.K, Ms: q.Ms[:1:1]})
 	}
 	twinAlone := NewPredictor(&alone, 1)
 	rng := rand.New(rand.NewPCG(11, 12))
@@ -487,6 +486,38 @@ func TestPredictGivesAnUnplannedTailItsTwinsTime(t *testing.T) {
 		assert.Equal(t, want, ms, "%dx%dx%d", m, n, k)
 	}
 	assert.Greater(t, unplanned, 20, "shapes without a tail plan")
+
+	// Not measured at a neighbour, the tail stays out even where it would
+	// take its twin's time: listed first, it wins the ties elsewhere.
+	swapped := Grid{Family: g.Family, Layout: g.Layout, Instances: []string{tail, twin}, SMs: g.SMs}
+	for _, q := range g.Points {
+		swapped.Points = append(swapped.Points, Point{M: q.M, N: q.N, K: q.K, Ms: []float64{q.Ms[1], q.Ms[0]}})
+	}
+	hole := &swapped.Points[5]
+	hole.Ms[0] = 0
+	p = NewPredictor(&swapped, 1)
+	near, far := 0, 0
+	for range 300 {
+		m, n, k := 1024+rng.IntN(7168), 1024+rng.IntN(7168), 1024+rng.IntN(3072)
+		if tailModel.tiling.plans(132, 2, m, n, k) {
+			continue
+		}
+		want := tail
+		for _, q := range nearest(p.pool, m, n, k) {
+			if q.p.M == hole.M && q.p.N == hole.N && q.p.K == hole.K {
+				want = twin
+			}
+		}
+		if want == twin {
+			near++
+		} else {
+			far++
+		}
+		name, _, _ := p.Predict(m, n, k)
+		assert.Equal(t, want, name, "%dx%dx%d", m, n, k)
+	}
+	assert.Positive(t, near, "shapes near the point the tail was not measured at")
+	assert.Positive(t, far)
 }
 
 func TestPlans(t *testing.T) {

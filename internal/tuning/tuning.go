@@ -227,8 +227,9 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	for i, ms := range times {
 		// Where a tail-splitting or stream-K instance launches no plan, it
 		// runs its twin's launch: its time is the twin's, not one
-		// interpolated from neighbours where its plan ran.
-		if j := p.twins[i]; j >= 0 && times[j] > 0 && !p.models[i].tiling.plans(p.g.SMs, p.models[i].o, m, n, k) {
+		// interpolated from neighbours where its plan ran. (One not
+		// measured at every neighbour stays out, as above.)
+		if j := p.twins[i]; ms > 0 && j >= 0 && times[j] > 0 && !p.models[i].tiling.plans(p.g.SMs, p.models[i].o, m, n, k) {
 			ms = times[j]
 		}
 		if ms > 0 && (best < 0 || ms < bestMs) {
