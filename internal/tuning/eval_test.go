@@ -12,10 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// sgemmTimes are SGEMM tunes of the H100 (and one of the H200, the same
+// sgemmTimes are SGEMM tunes of the H100 (and two of the H200, the same
 // count of multiprocessors) with every time they measured
 // (`bench -tune -tune-raw`): 27 grid shapes and 26 between them per
-// layout, and the bounds SelectAligned meets on them (see
+// layout (38 and 31 in session 34's), and the bounds SelectAligned meets on them (see
 // TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
 // instances per layout; the second tune of session 13 of 2026-11-24 the
 // 18 of the table then; session 17's last tune (2026-11-25) and session
@@ -238,7 +238,7 @@ func (a tally) String() string {
 // evalLayout scores SelectAligned (align 4, the f32 kernels' vector) on one
 // layout's points: at the grid shapes, at the shapes between them, and at
 // each grid shape predicted from a grid without it (leave-one-out), which
-// the between shapes cannot show: whether the model only fits the 26 shapes
+// the between shapes cannot show: whether the model only fits the shapes
 // it was tuned against.
 func evalLayout(pts []RawPoint) (grid, between, loo tally) {
 	g := GridOf(pts)
