@@ -15,8 +15,8 @@ import (
 // sgemmTimes are SGEMM tunes of the H100 (and two of the H200, the same
 // count of multiprocessors) with every time they measured
 // (`bench -tune -tune-raw`): 27 grid shapes and 26 between them per
-// layout (38 and 31 in session 34's), and the bounds SelectAligned meets on them (see
-// TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
+// layout (38 and 31 in session 34's), and the bounds SelectAligned meets
+// on them (see TestSelectOnMeasuredTimes). Session 3 of 2026-11-23 measured 7
 // instances per layout; the second tune of session 13 of 2026-11-24 the
 // 18 of the table then; session 17's last tune (2026-11-25) and session
 // 18's two (2026-11-26) the 19 of the table, session 20's 19-21, session

@@ -414,6 +414,23 @@ func (t Tiling) plans(sms, o, m, n, k int) bool {
 // multiprocessor, and plans its tail by that number.
 func (t Tiling) twinned() bool { return t.Tail || t.Stream }
 
+// twins is, for each of names, the index in names of its twin (twinOf)
+// where it splits its tail or streams and names holds the twin, else -1.
+func twins(names []string) []int {
+	index := map[string]int{}
+	for i, name := range names {
+		index[name] = i
+	}
+	out := make([]int, len(names))
+	for i, name := range names {
+		out[i] = -1
+		if j, ok := index[twinOf(name)]; ok && TilingOf(name).twinned() {
+			out[i] = j
+		}
+	}
+	return out
+}
+
 // twinOf is a tail-splitting or stream-K instance's twin: its name without
 // "_tc" or "_ts".
 func twinOf(name string) string {
@@ -467,10 +484,7 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 	// elsewhere: at 1774^3 o = 4 planned 2 splits where the H100's 2
 	// blocks a multiprocessor plan none, and the model took the tail
 	// instance, 1.2x slower than 2 splits in a cluster).
-	index := map[string]int{}
-	for i, name := range g.Instances {
-		index[name] = i
-	}
+	twin := twins(g.Instances)
 	slices.SortStableFunc(keys, func(a, b string) int {
 		ta, tb := models[groups[a][0]].tiling.twinned(), models[groups[b][0]].tiling.twinned()
 		switch {
@@ -487,10 +501,8 @@ func fitModels(g *Grid, pts []Point) []timeModel {
 		o, coef := 1, [nTerms]float64{termSerial: 1}
 		bestErr := math.Inf(1)
 		first, last := 1, maxResident
-		if lead := members[0]; models[lead].tiling.twinned() {
-			if twin, ok := index[twinOf(g.Instances[lead])]; ok && fitted[twin] {
-				first, last = models[twin].o, models[twin].o
-			}
+		if t := twin[members[0]]; t >= 0 && fitted[t] {
+			first, last = models[t].o, models[t].o
 		}
 		for try := first; try <= last; try++ {
 			var ne normalEquations

@@ -147,9 +147,7 @@ type Predictor struct {
 	align           int
 	pool, unaligned []Point // the aligned points with a time (all of them when none is aligned), and the others
 	models          []timeModel
-	// twins[i] is the index of instance i's twin (twinOf) where i splits
-	// its tail or streams and the grid has the twin, else -1.
-	twins []int
+	twins           []int // each instance's twin, or -1 (twins)
 }
 
 // NewPredictor sorts g's measured points by alignment to align and fits
@@ -175,17 +173,7 @@ func NewPredictor(g *Grid, align int) *Predictor {
 		p.pool, p.unaligned = p.unaligned, nil
 	}
 	p.models = fitModels(&p.g, p.pool)
-	index := map[string]int{}
-	for i, name := range g.Instances {
-		index[name] = i
-	}
-	p.twins = make([]int, len(g.Instances))
-	for i, name := range g.Instances {
-		p.twins[i] = -1
-		if j, ok := index[twinOf(name)]; ok && j != i && p.models[i].tiling.twinned() {
-			p.twins[i] = j
-		}
-	}
+	p.twins = twins(g.Instances)
 	return p
 }
 

@@ -32,7 +32,7 @@ import (
 // fastest everywhere.
 var (
 	tuneFlag     = flag.Bool("tune", false, "measure the GEMM families over a grid of shapes and write this GPU's dispatch table instead of benchmarking")
-	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute) or full (38, 11 of them not aligned, and 30 shapes between them; about 10 minutes for sgemm on an H100)")
+	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute) or full (38, 13 of them not aligned, and 31 shapes between them; about 10 minutes for sgemm on an H100)")
 	tuneFamilies = flag.String("tune-families", "", "GEMM families -tune measures, comma-separated (default: every family the engine picks from in this build)")
 	tuneOut      = flag.String("tune-out", "kernels/tuning", "directory -tune writes <gpu>.yaml into")
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
