@@ -351,6 +351,18 @@ struct Config {
   // pipeline's shared memory, rows of kTileRow floats.
   static constexpr bool kClusterReduce = CLUSTER_ && SPLIT_K_ > 1 && kArch >= 90;
   static constexpr int kTileRow = BN + kPad;
+  // With kStagedStore a C whose rows take no float4 stores (or a moved
+  // edge tile's part of C) is stored through shared memory, whole rows at a
+  // time (store_c_staged): the 8x16 thread tiles', which hold one block per
+  // SM (ptxas: 213-223 registers), so that no other block's multiply-adds
+  // hide their 4-byte stores. On an H200, against those stores, the 256x128
+  // tile split to fill the GPU ran 1.0-1.43x faster at shapes that are not
+  // aligned (1023^3 1.29-1.37x, 5791x5791x191 1.24-1.32x); the 128x128,
+  // 128x64 and 64x64 tiles, two to four blocks an SM, ran 0.86-1.2x, most
+  // slower: their 4-byte stores overlap another block's multiply-adds
+  // (bench/harness/sgemm_staged.cu, bench/results/
+  // h200-2026-11-28-session35.md).
+  static constexpr bool kStagedStore = kAsync && TM * TN >= 128;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -528,6 +540,52 @@ __device__ __forceinline__ void store_c(const float (&acc)[K::TM][K::TN], int m_
         }
       }
     }
+  }
+}
+
+// store_c_staged is store_c for a tile of the cp.async pipeline whose C rows
+// take no float4 stores (C not 16-byte aligned, or a moved edge tile's
+// part): the tile goes through the drained ring's shared memory, as many rows
+// at a time as the ring holds, and each warp writes whole rows of C, 32
+// consecutive elements an instruction. store_c's 4-byte stores write 2
+// elements of each of 16 sectors an instruction (8x8 and 8x16 threads alike),
+// four times as many transactions. The tile computed is the one at D, rows of ldd; the
+// block stores its rows [r_lo, r_hi) and columns [c_lo, c_hi) of it. Every
+// thread of the block must call it (it synchronises the block).
+template <class K>
+__device__ __forceinline__ void store_c_staged(const float (&acc)[K::TM][K::TN], int a_off, int b_off, int r_lo,
+                                               int r_hi, int c_lo, int c_hi, float alpha, float beta, float* D,
+                                               int64_t ldd, float* smem) {
+  constexpr int kRingRows = K::kStages * (K::kStageA + K::kStageB) / K::kTileRow;
+  constexpr int kRows = kRingRows < K::BM ? kRingRows : K::BM;
+  static_assert(kRows >= 1, "the ring holds a row of the tile");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll
+  for (int r0 = 0; r0 < K::BM; r0 += kRows) {
+#pragma unroll
+    for (int i = 0; i < K::TM; ++i) {
+      const int m = a_off + (i / 4) * K::kGroupStrideM + (i % 4) - r0;
+      if (static_cast<unsigned>(m) < static_cast<unsigned>(kRows)) {
+#pragma unroll
+        for (int g = 0; g < K::kGroupsN; ++g) {
+          const float* r = &acc[i][g * 4];
+          *reinterpret_cast<float4*>(&smem[m * K::kTileRow + b_off + g * K::kGroupStrideN]) =
+              make_float4(r[0], r[1], r[2], r[3]);
+        }
+      }
+    }
+    __syncthreads();
+    const int last = min(r0 + kRows, r_hi);
+    for (int m = max(r0, r_lo) + warp; m < last; m += K::kThreads / 32) {
+      const float* s = smem + (m - r0) * K::kTileRow;
+      float* c = D + static_cast<int64_t>(m) * ldd;
+      for (int n = c_lo + lane; n < c_hi; n += 32) {
+        float out = alpha * s[n];
+        if (beta != 0.0f) out = fmaf(beta, c[n], out);
+        c[n] = out;
+      }
+    }
+    if (r0 + kRows < K::BM) __syncthreads();  // the next rows reuse the shared memory
   }
 }
 
@@ -849,7 +907,15 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
   // compiles to the SASS it had before edge tiles moved.
   const bool moved = (dm | dn) != 0;
   auto store = [&](float* D, int64_t ldd, float al, float be, bool vec_d) {
-    if constexpr (EDGES != kEdgesNone) {
+    if constexpr (EDGES != kEdgesNone && K::kStagedStore) {
+      if (vec_d && !moved) {
+        store_c<K, true>(acc, a_off, b_off, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0, ldd,
+                         true);
+      } else {
+        store_c_staged<K>(acc, a_off, b_off, dm, min(K::BM, M - tm0), dn, min(K::BN, N - tn0), al, be,
+                          D + static_cast<int64_t>(tm0) * ldd + tn0, ldd, smem);
+      }
+    } else if constexpr (EDGES != kEdgesNone) {
       store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0,
                        ldd, vec_d && !moved);
     } else {
