@@ -346,14 +346,15 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	tile := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), s)*t.BK)
 	var out [nTerms]float64
 	if t.Tail && s == 1 {
-		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, t.planO(o)); ts > 1 {
+		po := t.planO(o)
+		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, po); ts > 1 {
 			// The whole tiles in their waves, then the tail's rounds of
 			// clusters, each block a split's share of k.
 			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), ts)*t.BK)
 			whole := tiles - tail
 			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(ceilDiv(tail*ts, sms))*part
 			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile +
-				float64(ceilDiv(tail, ClustersHeld(sms, t.planO(o), ts))*o)*part
+				float64(ceilDiv(tail, ClustersHeld(sms, po, ts))*o)*part
 			out[termFixed] = 1
 			return out
 		}

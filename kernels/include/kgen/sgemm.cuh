@@ -548,10 +548,11 @@ __device__ __forceinline__ void store_c(const float (&acc)[K::TM][K::TN], int m_
 // part): the tile goes through the drained ring's shared memory, as many rows
 // at a time as the ring holds, and each warp writes whole rows of C, 32
 // consecutive elements an instruction. store_c's 4-byte stores write 2
-// elements of each of 16 sectors an instruction (8x8 and 8x16 threads alike),
-// four times as many transactions. The tile computed is the one at D, rows of ldd; the
-// block stores its rows [r_lo, r_hi) and columns [c_lo, c_hi) of it. Every
-// thread of the block must call it (it synchronises the block).
+// elements of each of 16 sectors an instruction (8x8 and 8x16 threads
+// alike), four times as many transactions. The tile computed is the one at
+// D, rows of ldd; the block stores its rows [r_lo, r_hi) and columns
+// [c_lo, c_hi) of it. Every thread of the block must call it (it
+// synchronises the block).
 template <class K>
 __device__ __forceinline__ void store_c_staged(const float (&acc)[K::TM][K::TN], int a_off, int b_off, int r_lo,
                                                int r_hi, int c_lo, int c_hi, float alpha, float beta, float* D,
