@@ -1,6 +1,6 @@
 // Harness (session 36): where the cp.async pipeline issues the copies of the tile kStages - 1 ahead, and how a
 // thread's copies of an m/n-contiguous operand lie (Config's kCopyStep and kCopyRuns, from
-// bench/harness/sgemm-copy-place.patch, which bench/harness/sgemm_copystep.sh applies to a copy of the headers).
+// bench/harness/sgemm-copy-place.patch, which bench/harness/sgemm_knobs.sh applies to a copy of the headers).
 // kCopyStep -1 issues them between tiles (the spec's), P >= 0 before the fragment reads of k step P; with kCopyRuns a
 // thread's copies lie in one row of k, a constant apart, so that they need no address registers of their own.
 // Nsight Compute's per-instruction sampling at 2048^3 tn put the 8x16 thread tiles' largest stall (long scoreboard)

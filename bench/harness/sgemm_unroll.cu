@@ -1,5 +1,5 @@
 // Harness (session 36): how many of a k tile's steps multiply_tile unrolls (Config's kKkUnroll, from
-// bench/harness/sgemm-kk-unroll.patch, which bench/harness/sgemm_unroll.sh applies to a copy of the headers), at
+// bench/harness/sgemm-kk-unroll.patch, which bench/harness/sgemm_knobs.sh applies to a copy of the headers), at
 // block K 16 and 32. Fully unrolled (the spec's tiles), the 128x128x16 tile's k loop is some 1180 instructions, 19 KB
 // of code for each k tile; unrolled 8 steps at a time it is half of that, at the cost of a loop's branch and address
 // arithmetic. The same spec tiles are built with each unroll into one binary per layout (-DLAYOUT 0-3: nn nt tn tt);
