@@ -18,11 +18,7 @@ struct Cfg : kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
   static constexpr bool kCopyRuns = RUNS;
 };
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 #define VAR(name, P, RUNS, ...)                                                 \
   V {                                                                          \
     name " p" #P " runs" #RUNS, kgen::sgemm::launch<Cfg<P, RUNS, __VA_ARGS__>>, \

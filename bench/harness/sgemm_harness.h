@@ -1,7 +1,8 @@
 // What the SGEMM harnesses that build one layout each share (sgemm_fill.cu, sgemm_mid.cu, sgemm_tail.cu,
-// sgemm_stream.cu, sgemm_stream_ab.cu): the layout of the build (-DLAYOUT 0-3: nn nt tn tt; a harness may define its
-// own default before including this), the signature of kgen::sgemm's launchers, one shape's operands, reference and
-// runs of a list of launchers, and the main loop over the shapes of the command line.
+// sgemm_stream.cu, sgemm_stream_ab.cu, sgemm_staged.cu, sgemm_unroll.cu, sgemm_copystep.cu): the layout of the build
+// (-DLAYOUT 0-3: nn nt tn tt; a harness may define its own default before including this), the signature of
+// kgen::sgemm's launchers and an entry of a list of them, one shape's operands, reference and runs of such a list,
+// and the main loop over the shapes of the command line.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,6 +33,14 @@ constexpr bool kRing = LAYOUT != 2;
 typedef int (*Launch)(int, int, int, float, const float*, int64_t, const float*, int64_t, float, float*, int64_t,
                       void*, int64_t, cudaStream_t);
 typedef int64_t (*WsBytes)(int, int, int);
+
+// Variant is one entry of a harness's list: its name in the output, a kgen::sgemm::launch and that Config's
+// kgen::workspace_bytes (null where it needs no workspace).
+struct Variant {
+  const char* name;
+  Launch f;
+  WsBytes ws;
+};
 
 // ShapeRun is one M x N x K problem (row-major C, ld N) for n variants vs, each a V with a name, its launch f and
 // its workspace ws (none where null): operand sets rotated past the 50 MB L2 (OperandSets), a workspace for the

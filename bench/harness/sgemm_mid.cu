@@ -19,11 +19,7 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S,
           bool CL = false, bool FILL = false, bool R = false>
 using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R>;
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 #define VAR(name, ...) \
   V { name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, kgen::workspace_bytes<Cfg<__VA_ARGS__>> }
 

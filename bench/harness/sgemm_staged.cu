@@ -21,11 +21,7 @@ struct Staged : Base {
   static constexpr bool kStagedStore = true;
 };
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 #define NEW(name, ...)                                                                         \
   V {                                                                                          \
     name " staged", kgen::sgemm::launch<Staged<Cfg<kgen::sgemm::Config, __VA_ARGS__>>>,        \

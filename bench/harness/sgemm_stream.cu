@@ -31,11 +31,7 @@ template <int T>
 using Big = kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, 1, true, kA, kB, 3, 1, 1, 1, false, false, kRing, T>;
 using K = Big<kgen::sgemm::kTailWhole>;
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 
 static std::vector<V> variants() {
   return {

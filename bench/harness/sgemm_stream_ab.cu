@@ -226,11 +226,7 @@ int memset_only(int, int, int, float, const float*, int64_t, const float*, int64
   return static_cast<int>(cudaMemsetAsync(ws, 0, 264 * sizeof(unsigned), st));
 }
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 
 static std::vector<V> variants() {
   return {

@@ -14,11 +14,7 @@ struct Cfg : kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S
   static constexpr int kKkUnroll = U;
 };
 
-struct V {
-  const char* name;
-  Launch f;
-  WsBytes ws;
-};
+using V = Variant;
 #define VAR(name, U, ...) \
   V { name " u" #U, kgen::sgemm::launch<Cfg<U, __VA_ARGS__>>, kgen::workspace_bytes<Cfg<U, __VA_ARGS__>> }
 
