@@ -1,10 +1,11 @@
 #!/bin/bash
-# Session 36: a harness whose Config knobs come from a patch of kgen/sgemm.cuh, applied to a copy of the headers,
+# Session 36: a harness whose Config knobs come from a patch of kgen/sgemm.cuh (- for none), applied to a copy of the headers,
 # built for every layout in parallel (ptxas's registers in $OUT/ptxas-<name>.txt) and run at the shapes $3
 # (MxNxK,...); output $OUT/<name>-<layout>.csv. Then Nsight Compute over one layout's variants ($4, default tn) at
 # $5 (harness "prof"): issue, stalls by reason, instructions executed ($OUT/ncu-<name>-<layout>.txt).
 #   bash bench/harness/sgemm_knobs.sh unroll sgemm-kk-unroll.patch 2048x2048x2048,4096x4096x4096 nn 4096x4096x4096
 #   bash bench/harness/sgemm_knobs.sh copystep sgemm-copy-place.patch 2048x2048x2048,4096x4096x4096 tn 2048x2048x2048
+#   bash bench/harness/sgemm_knobs.sh shifted - 7934x1157x140,1023x1023x1023 nt 7934x1157x140
 set -uo pipefail
 NAME=$1
 PATCH=$2
@@ -14,7 +15,8 @@ PROF=${5:-2048x2048x2048}
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 INC=/tmp/inc-$NAME
-rm -rf "$INC" && cp -r kernels/include "$INC" && patch -s -p3 -d "$INC" <"bench/harness/$PATCH" || exit 1
+rm -rf "$INC" && cp -r kernels/include "$INC" || exit 1
+[ "$PATCH" = - ] || patch -s -p3 -d "$INC" <"bench/harness/$PATCH" || exit 1
 names=(nn nt tn tt)
 t0=$(date +%s)
 for L in 0 1 2 3; do

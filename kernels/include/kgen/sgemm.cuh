@@ -363,6 +363,17 @@ struct Config {
   // (bench/harness/sgemm_staged.cu, bench/results/
   // h200-2026-11-28-session35.md).
   static constexpr bool kStagedStore = kAsync && TM * TN >= 128;
+  // With kShiftedStore the edge kernels store a C whose rows take no float4
+  // stores (N not a multiple of 4, C or ldc unaligned, a split's workspace
+  // of such rows) by store_c_shifted: each row's float4 groups shifted onto
+  // its 16-byte boundaries by warp shuffles. A moved edge tile's part of an
+  // aligned C, a few columns, keeps store_c's 4-byte stores (through the
+  // shuffles it ran no faster). On an H200, against the 4-byte stores, the
+  // threads of 8 columns gained at shapes of odd N and short K
+  // (7934x1157x140 1.07-1.27x) and in the splits (1023^3 split to fill the
+  // GPU 1.14-1.16x but tn); threads of 4 columns (64x64 t8x4, four blocks an
+  // SM) ran 0.93-1.02x (bench/harness/sgemm_shifted.cu).
+  static constexpr bool kShiftedStore = TN == 8 && !kStagedStore;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -452,6 +463,20 @@ __host__ __device__ inline void lane_coords(int lane, int& lm, int& ln) {
   }
 }
 
+// lane_of is lane_coords's inverse: the lane at (lm, ln) of the warp's thread
+// grid.
+template <class K>
+__host__ __device__ constexpr int lane_of(int lm, int ln) {
+  constexpr int LN = K::kLanesN, LM = 32 / LN;
+  if constexpr (K::kLaneMap == 1) {
+    return ln * LM + lm;
+  } else if constexpr (K::kLaneMap == 2) {
+    return (lm / 2) * (2 * LN) + ln * 2 + lm % 2;
+  } else {
+    return lm * LN + ln;
+  }
+}
+
 // thread_offsets are the calling thread's first row of A (a_off) and column
 // of B (b_off) in the block tile: its warp's place, then its lane's
 // (lane_coords).
@@ -502,6 +527,94 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
             const int j = qj + (kZigzag && i % 2 ? QN - 1 - jj : jj);
             acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
           }
+  }
+}
+
+// store_c_shifted is store_c's path for a C whose rows, as the tile lies on
+// them, take no float4 stores (vec false): where a row's 16-byte boundaries
+// fall inside the thread's float4 groups, each lane takes the next group's
+// first values from the lane that holds them (warp shuffles; a warp's groups
+// of a row are WN consecutive columns, kLanesN lanes times kGroupsN groups)
+// and stores one aligned float4 from the boundary on. Only the first
+// columns of a warp's row before a boundary and the last ones after one take
+// 4-byte stores. store_c's 4-byte stores write 2 elements of each of 16
+// sectors an instruction, four instructions a group. It stores the rows and
+// columns from 0 to below M and N, as store_c<K, true> without vec (a moved
+// edge tile's own part, gemm_kernel). Every lane of the warp must call it
+// (the shuffles).
+template <class K>
+__device__ __forceinline__ void store_c_shifted(const float (&acc)[K::TM][K::TN], int m_base, int n_base, int M,
+                                                int N, float alpha, float beta, float* C, int64_t ldc) {
+  constexpr int LN = K::kLanesN, kChunks = LN * K::kGroupsN;  // float4 groups in a warp's row
+  int lm = 0, ln = 0;
+  lane_coords<K>(threadIdx.x % 32, lm, ln);
+  const int next = lane_of<K>(lm, (ln + 1) % LN);  // the lane holding the group after each of this lane's
+  const int n_row = n_base - ln * 4;               // the warp's first column
+  auto in_m = [&](int m) { return static_cast<unsigned>(m) < static_cast<unsigned>(M); };
+  auto in_n = [&](int n) { return static_cast<unsigned>(n) < static_cast<unsigned>(N); };
+  auto put = [&](float* c, int n, float v) {
+    if (in_n(n)) c[n] = beta != 0.0f ? fmaf(beta, c[n], v) : v;
+  };
+  auto put4 = [&](float* c, int n, const float (&v)[4]) {
+    if (in_n(n) && in_n(n + 3)) {
+      float4* p = reinterpret_cast<float4*>(c + n);
+      float4 out = make_float4(v[0], v[1], v[2], v[3]);
+      if (beta != 0.0f) {
+        const float4 old = *p;
+        out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
+        out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
+      }
+      *p = out;
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) put(c, n + j, v[j]);
+    }
+  };
+#pragma unroll
+  for (int i = 0; i < K::TM; ++i) {
+    const int m = m_base + (i / 4) * K::kGroupStrideM + (i % 4);
+    float* const c = C + static_cast<int64_t>(m) * ldc;
+    // The row's columns before its first 16-byte boundary, from the warp's
+    // first column on (C is 4-byte aligned).
+    const int lead = static_cast<int>((0u - static_cast<unsigned>(reinterpret_cast<uintptr_t>(c + n_row) >> 2)) & 3u);
+#pragma unroll
+    for (int g = 0; g < K::kGroupsN; ++g) {
+      float v[4], after[3];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) v[j] = alpha * acc[i][g * 4 + j];
+      // Each lane sends what the lane before it on the row needs: its
+      // group g, or where it holds the row's first group of g's successor
+      // (ln 0, whose predecessor is the last lane of group g), g + 1.
+#pragma unroll
+      for (int j = 0; j < 3; ++j) {
+        const float send = ln == 0 && g + 1 < K::kGroupsN ? alpha * acc[i][(g + 1) * 4 + j] : v[j];
+        after[j] = __shfl_sync(0xffffffffu, send, next);
+      }
+      if (!in_m(m)) continue;
+      const int chunk = g * LN + ln, n = n_row + 4 * chunk;
+      if (lead == 0) {
+        put4(c, n, v);
+        continue;
+      }
+      if (chunk == 0) {
+#pragma unroll
+        for (int j = 0; j < 3; ++j)
+          if (j < lead) put(c, n + j, v[j]);
+      }
+      if (chunk + 1 < kChunks) {
+        // Columns n + lead to n + lead + 3: this group's from lead on,
+        // then the next one's first.
+        const float u[7] = {v[0], v[1], v[2], v[3], after[0], after[1], after[2]};
+        float w[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) w[j] = lead == 1 ? u[j + 1] : lead == 2 ? u[j + 2] : u[j + 3];
+        put4(c, n + lead, w);
+      } else {
+#pragma unroll
+        for (int j = 1; j < 4; ++j)
+          if (j >= lead) put(c, n + j, v[j]);
+      }
+    }
   }
 }
 
@@ -917,8 +1030,11 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
                           D + static_cast<int64_t>(tm0) * ldd + tn0, ldd, smem);
       }
     } else if constexpr (EDGES != kEdgesNone) {
-      store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0,
-                       ldd, vec_d && !moved);
+      D += static_cast<int64_t>(m0) * ldd + n0;
+      if constexpr (K::kShiftedStore) {
+        if (!vec_d) return store_c_shifted<K>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D, ldd);
+      }
+      store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D, ldd, vec_d && !moved);
     } else {
       store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, al, be, D, ldd, vec_d);
     }
