@@ -24,7 +24,7 @@ import (
 // session 23's with the mbarrier ring and session 24's with the fill
 // splits counting their reduction (2026-11-27), and session 25's, those
 // times with the small tiles' fill splits measured beside them, the
-// committed one (kernels/tuning/); and the H200's, in sessions 33-35.
+// committed one (kernels/tuning/); and the H200's, in sessions 33-35 and 37.
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -183,6 +183,19 @@ var sgemmTimes = []struct {
 	// instance is now one of them and 1.01-1.07x faster than session 34's
 	// (tt 1279^3 1.066x, tn 1431x2479x506 1.062x).
 	{"../../bench/results/h200-2026-11-28-session35-call3-tune-sgemm-merged-raw.json.gz", 1.31, 1.79, 15, 24},
+	// Between: 1.099x nn (7934x1157x140), 1.863x nt (442x442x8191: the
+	// tail-splitting tile, 0.19 ms where predicted 0.10, as in session 35's
+	// times), 1.352x tn (442^3), 1.130x tt (156^3); 3, 6, 10, 7 over 5%;
+	// leave-one-out: 1.511, 1.465, 1.527, 1.559 (5, 9, 9, 8). The H200's
+	// session 37 table, the committed nvidia-h200.yaml: the whole grid
+	// measured again (seed 25, -iters 10, a layout at a time) since the
+	// edge kernels of threads 8 columns wide store a C of odd N by
+	// store_c_shifted. Against session 35's times, at the 34 shapes of odd N
+	// the fastest instance is 1.3% (nn), 1.6% (nt), 2.9% (tt) faster by
+	// geometric mean, level in tn, where its 128x128 rows_zigzag kernel by
+	// columns lost (it keeps store_c since: Config::kShiftedLoses; its times
+	// here, and its packing instances', are of the shifted store).
+	{"../../bench/results/h200-2026-11-28-session37-call3-tune-sgemm-raw.json.gz", 1.87, 1.56, 26, 31},
 }
 
 // h100SMs is the multiprocessor count of the GPU the raw times are of.
