@@ -369,11 +369,19 @@ struct Config {
   // its 16-byte boundaries by warp shuffles. A moved edge tile's part of an
   // aligned C, a few columns, keeps store_c's 4-byte stores (through the
   // shuffles it ran no faster). On an H200, against the 4-byte stores, the
-  // threads of 8 columns gained at shapes of odd N and short K
-  // (7934x1157x140 1.07-1.27x) and in the splits (1023^3 split to fill the
-  // GPU 1.14-1.16x but tn); threads of 4 columns (64x64 t8x4, four blocks an
-  // SM) ran 0.93-1.02x (bench/harness/sgemm_shifted.cu).
-  static constexpr bool kShiftedStore = TN == 8 && !kStagedStore;
+  // instances of threads 8 columns wide ran 0.98-1.11x as fast (geometric
+  // mean by instance) over the tune's 29 larger shapes of odd N (the splits
+  // most: 1.05-1.11x), except tn's 128x128x16 kernel by columns in
+  // rows_zigzag order, which the packing instances run too: 0.93-0.97x, and
+  // 2-8% slower also where the path is not taken, so its code costs that
+  // kernel's k loop: that kernel (kShiftedLoses) keeps store_c. The others
+  // ran 2-5% slower at 156^3 too (a 10 us problem, aligned). Threads of 4
+  // columns (64x64 t8x4, four blocks an SM) ran 0.95-1.05x
+  // (bench/harness/sgemm_shifted.cu, bench/results/
+  // h200-2026-11-28-session37.md).
+  static constexpr bool kShiftedLoses =
+      !kAKContig && !kBKContig && SPLIT_K_ == 1 && LANE_MAP_ == 1 && FMA_ORDER_ == 1;
+  static constexpr bool kShiftedStore = TN == 8 && !kStagedStore && !kShiftedLoses;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -1030,11 +1038,14 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
                           D + static_cast<int64_t>(tm0) * ldd + tn0, ldd, smem);
       }
     } else if constexpr (EDGES != kEdgesNone) {
-      D += static_cast<int64_t>(m0) * ldd + n0;
       if constexpr (K::kShiftedStore) {
-        if (!vec_d) return store_c_shifted<K>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D, ldd);
+        if (!vec_d) {
+          return store_c_shifted<K>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be,
+                                    D + static_cast<int64_t>(m0) * ldd + n0, ldd);
+        }
       }
-      store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D, ldd, vec_d && !moved);
+      store_c<K, true>(acc, a_off - dm, b_off - dn, M - m0, N - n0, al, be, D + static_cast<int64_t>(m0) * ldd + n0,
+                       ldd, vec_d && !moved);
     } else {
       store_c<K>(acc, m0 + a_off, n0 + b_off, M, N, al, be, D, ldd, vec_d);
     }
