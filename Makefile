@@ -66,12 +66,14 @@ $(KGEN_BUILD)/runtime/%.o: kernels/runtime/%.cu $(KGEN_HEADERS)
 
 # The kernel templates' host checks, no GPU needed: the GF(2^8) kernels' and
 # the HGEMV kernels' per-thread code emulated on the host against references
-# (the tensor-core HGEMV's MMAs from their PTX fragment layout), and the HGEMM kernel's swizzles, fragment layouts and tile coverage.
+# (the tensor-core HGEMV's MMAs from their PTX fragment layout), the HGEMM kernel's swizzles, fragment layouts and tile coverage,
+# and the SGEMM kernels' shifted store of C (store_c_shifted) over an emulated warp.
 host-test: check-cuda
 	NVCC=$(NVCC) sh kernels/tests/run_host_tests.sh
 	NVCC=$(NVCC) sh kernels/tests/run_hgemm_host_tests.sh
 	NVCC=$(NVCC) sh kernels/tests/run_hgemv_host_tests.sh
 	NVCC=$(NVCC) sh kernels/tests/run_hgemv_mma_host_tests.sh
+	NVCC=$(NVCC) sh kernels/tests/run_sgemm_host_tests.sh
 
 test: lib host-test
 	$(GO) test $(GO_TEST_TAGS) -v ./...

@@ -538,6 +538,15 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
   }
 }
 
+// host_warp is a warp as store_c_shifted's host compilation sees it: the
+// calling lane, the value lane src passes, and each store of C (width 1 or
+// 4 floats). Only a host test defines it.
+namespace host_warp {
+int lane();
+float shfl(float v, int src);
+void stored(const float* p, int width);
+}  // namespace host_warp
+
 // store_c_shifted is store_c's path for a C whose rows, as the tile lies on
 // them, take no float4 stores (vec false): where a row's 16-byte boundaries
 // fall inside the thread's float4 groups, each lane takes the next group's
@@ -549,21 +558,34 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
 // sectors an instruction, four instructions a group. It stores the rows and
 // columns from 0 to below M and N, as store_c<K, true> without vec (a moved
 // edge tile's own part, gemm_kernel). Every lane of the warp must call it
-// (the shuffles).
+// (the shuffles). Compiled for the host, it takes the lane and the shuffle
+// from host_warp, which kernels/tests/sgemm_host_test.cu defines to emulate
+// a warp.
 template <class K>
-__device__ __forceinline__ void store_c_shifted(const float (&acc)[K::TM][K::TN], int m_base, int n_base, int M,
-                                                int N, float alpha, float beta, float* C, int64_t ldc) {
+__host__ __device__ __forceinline__ void store_c_shifted(const float (&acc)[K::TM][K::TN], int m_base, int n_base,
+                                                         int M, int N, float alpha, float beta, float* C,
+                                                         int64_t ldc) {
   constexpr int LN = K::kLanesN, kChunks = LN * K::kGroupsN;  // float4 groups in a warp's row
   int lm = 0, ln = 0;
+#ifdef __CUDA_ARCH__
   lane_coords<K>(threadIdx.x % 32, lm, ln);
+#else
+  lane_coords<K>(host_warp::lane(), lm, ln);
+#endif
   const int next = lane_of<K>(lm, (ln + 1) % LN);  // the lane holding the group after each of this lane's
   const int n_row = n_base - ln * 4;               // the warp's first column
   auto in_m = [&](int m) { return static_cast<unsigned>(m) < static_cast<unsigned>(M); };
   auto in_n = [&](int n) { return static_cast<unsigned>(n) < static_cast<unsigned>(N); };
   auto put = [&](float* c, int n, float v) {
+#ifndef __CUDA_ARCH__
+    if (in_n(n)) host_warp::stored(c + n, 1);
+#endif
     if (in_n(n)) c[n] = beta != 0.0f ? fmaf(beta, c[n], v) : v;
   };
   auto put4 = [&](float* c, int n, const float (&v)[4]) {
+#ifndef __CUDA_ARCH__
+    if (in_n(n) && in_n(n + 3)) host_warp::stored(c + n, 4);
+#endif
     if (in_n(n) && in_n(n + 3)) {
       float4* p = reinterpret_cast<float4*>(c + n);
       float4 out = make_float4(v[0], v[1], v[2], v[3]);
@@ -596,7 +618,11 @@ __device__ __forceinline__ void store_c_shifted(const float (&acc)[K::TM][K::TN]
 #pragma unroll
       for (int j = 0; j < 3; ++j) {
         const float send = ln == 0 && g + 1 < K::kGroupsN ? alpha * acc[i][(g + 1) * 4 + j] : v[j];
+#ifdef __CUDA_ARCH__
         after[j] = __shfl_sync(0xffffffffu, send, next);
+#else
+        after[j] = host_warp::shfl(send, next);
+#endif
       }
       if (!in_m(m)) continue;
       const int chunk = g * LN + ln, n = n_row + 4 * chunk;
