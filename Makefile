@@ -69,11 +69,7 @@ $(KGEN_BUILD)/runtime/%.o: kernels/runtime/%.cu $(KGEN_HEADERS)
 # (the tensor-core HGEMV's MMAs from their PTX fragment layout), the HGEMM kernel's swizzles, fragment layouts and tile coverage,
 # and the SGEMM kernels' shifted store of C (store_c_shifted) over an emulated warp.
 host-test: check-cuda
-	NVCC=$(NVCC) sh kernels/tests/run_host_tests.sh
-	NVCC=$(NVCC) sh kernels/tests/run_hgemm_host_tests.sh
-	NVCC=$(NVCC) sh kernels/tests/run_hgemv_host_tests.sh
-	NVCC=$(NVCC) sh kernels/tests/run_hgemv_mma_host_tests.sh
-	NVCC=$(NVCC) sh kernels/tests/run_sgemm_host_tests.sh
+	for t in gf256 hgemm hgemv hgemv_mma sgemm; do NVCC=$(NVCC) sh kernels/tests/run_host_test.sh $${t}_host_test || exit 1; done
 
 test: lib host-test
 	$(GO) test $(GO_TEST_TAGS) -v ./...

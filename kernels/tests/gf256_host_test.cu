@@ -11,8 +11,8 @@
 //    groups and forced multi-pass k tiling; bytes around each shard must stay
 //    untouched.
 //
-// Build and run: kernels/tests/run_host_tests.sh. Prints "N passed, M failed"
-// and exits 1 when M > 0.
+// Build and run: kernels/tests/run_host_test.sh gf256_host_test. Prints "N
+// passed, M failed" and exits 1 when M > 0.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +21,14 @@
 #include <string>
 #include <vector>
 
+#include "kernels/tests/host_check.h"
 #include "kgen/gf256.cuh"
 
 namespace {
 
 using kgen::gf256::Strategy;
 
-int g_passed = 0, g_failed = 0;
-
-// check records one named check; the first few failures are printed.
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  if (++g_failed <= 20) fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
+using host_check::check;
 
 // clmul_mod is the independent reference: schoolbook carry-less product,
 // then reduction by 0x11d from the top bit down.
@@ -324,6 +316,5 @@ int main() {
   test_config<kgen::gf256::Config<16, 64, 4, Strategy::Nibble, 3>>("Nibble b16 t64 r4 ring3", rng);
   test_config<kgen::gf256::Config<4, 64, 4, Strategy::Nibble, 2>>("Nibble b4 t64 r4 ring2", rng);
   test_config<kgen::gf256::Config<8, 32, 2, Strategy::XorShift, 4>>("XorShift b8 t32 r2 ring4", rng);
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return host_check::report();
 }

@@ -25,8 +25,8 @@
 //    whose splits fill the GPU, on the cases internal/tuning's FillSplits,
 //    its copy for the timing model, is tested on.
 //
-// Build and run: kernels/tests/run_hgemm_host_tests.sh. Prints "N passed, M
-// failed" and exits 1 when M > 0.
+// Build and run: kernels/tests/run_host_test.sh hgemm_host_test. Prints "N
+// passed, M failed" and exits 1 when M > 0.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/tests/host_check.h"
 #include "kgen/hgemm.cuh"
 
 namespace {
@@ -43,16 +44,7 @@ using kgen::Order;
 using kgen::hgemm::Accum;
 namespace hg = kgen::hgemm;
 
-int g_passed = 0, g_failed = 0;
-
-// check records one named check; the first few failures are printed.
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  if (++g_failed <= 30) fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
+using host_check::check;
 
 std::string fmt(const char* f, long a, long b = 0, long c = 0, long d = 0) {
   char buf[256];
@@ -704,6 +696,5 @@ int main() {
   layouts<64, 96, 32, 32, 48, 3, Accum::F32, false, false>(rng, true);
   layouts<32, 64, 32, 16, 16, 3>(rng, true);
   layouts<32, 32, 64, 16, 16, 4, Accum::F16>(rng, true);
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed == 0 ? 0 : 1;
+  return host_check::report();
 }

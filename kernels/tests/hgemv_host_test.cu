@@ -20,7 +20,7 @@
 //    add in the same order). With --bench: timings of the fast configs on the
 //    latency and LLM shapes against the device-to-device copy rate.
 //
-// Build and run: kernels/tests/run_hgemv_host_tests.sh. Prints
+// Build and run: kernels/tests/run_host_test.sh hgemv_host_test. Prints
 // "N passed, M failed" and exits 1 when M > 0.
 #include <math.h>
 #include <stdio.h>

@@ -23,7 +23,7 @@
 //    emulation: the tensor cores' order of additions inside an MMA is not
 //    specified.
 //
-// Build and run: kernels/tests/run_hgemv_mma_host_tests.sh. Prints
+// Build and run: kernels/tests/run_host_test.sh hgemv_mma_host_test. Prints
 // "N passed, M failed" and exits 1 when M > 0.
 #include <math.h>
 #include <stdio.h>

@@ -13,18 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "kernels/tests/host_check.h"
+
 namespace hgemv_test {
 
-inline int g_passed = 0, g_failed = 0;
+using host_check::check;
+using host_check::g_failed;
+using host_check::g_passed;
 inline bool g_gpu = false;
-
-inline void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  if (++g_failed <= 30) fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
 
 // Buffer holds a matrix of rows x ld halves between guard halves, its first
 // element `off` halves past a 16-byte boundary.

@@ -12,8 +12,7 @@
 //   - each element is stored once, and every float4 store is 16-byte aligned;
 //   - a warp's row takes 4-byte stores only before its first 16-byte boundary and after its last.
 //
-// Build and run: kernels/tests/run_sgemm_host_tests.sh. Prints "N passed, M failed" and exits 1 when
-// M > 0.
+// Build and run: kernels/tests/run_host_test.sh sgemm_host_test. Prints "N passed, M failed" and exits 1 when M > 0.
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/tests/host_check.h"
 #include "kgen/sgemm.cuh"
 
 namespace kgen {
@@ -69,16 +69,7 @@ namespace {
 namespace sg = kgen::sgemm;
 namespace hw = kgen::sgemm::host_warp;
 
-int g_passed = 0, g_failed = 0;
-
-// check records one named check; the first few failures are printed.
-void check(bool ok, const std::string& what) {
-  if (ok) {
-    ++g_passed;
-    return;
-  }
-  if (++g_failed <= 30) fprintf(stderr, "FAIL: %s\n", what.c_str());
-}
+using host_check::check;
 
 // Case is one block's store: C of rows x cols floats, rows ld apart, starting off floats past a 16-byte boundary;
 // the block's tile computed at (tm0, tn0) and its own part from (m0, n0) on (moved: m0 > tm0 or n0 > tn0).
@@ -228,6 +219,5 @@ int main() {
   run_config<Cfg<64, 64, 32, 32, 4, 8, 0>>("64x64 w32x32 t4x8");
   run_config<Cfg<64, 64, 32, 32, 8, 4, 0>>("64x64 w32x32 t8x4");
   run_config<Cfg<128, 256, 64, 64, 8, 16, 0>>("128x256 w64x64 t8x16");
-  printf("%d passed, %d failed\n", g_passed, g_failed);
-  return g_failed > 0 ? 1 : 0;
+  return host_check::report();
 }
