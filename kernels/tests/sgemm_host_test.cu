@@ -34,10 +34,11 @@ int g_lane = 0;
 bool g_recording = true;
 std::vector<float> g_sent[32];
 size_t g_calls = 0;  // the running lane's shuffles so far in the second pass
-// The stores of the second pass: each element's count, and the 4-byte and 16-byte stores.
+// The stores of the second pass: each element's count, the 4-byte stores, and the float4 stores not 16-byte
+// aligned.
 std::vector<int>* g_counts = nullptr;
 const float* g_base = nullptr;
-int g_narrow = 0, g_wide = 0, g_misaligned = 0;
+int g_narrow = 0, g_misaligned = 0;
 
 int lane() { return g_lane; }
 
@@ -51,12 +52,8 @@ float shfl(float v, int src) {
 
 void stored(const float* p, int width) {
   if (g_recording) return;
-  if (width == 4) {
-    ++g_wide;
-    if (reinterpret_cast<uintptr_t>(p) % 16 != 0) ++g_misaligned;
-  } else {
-    ++g_narrow;
-  }
+  if (width == 4 && reinterpret_cast<uintptr_t>(p) % 16 != 0) ++g_misaligned;
+  if (width == 1) ++g_narrow;
   for (int j = 0; j < width; ++j) ++(*g_counts)[p + j - g_base];
 }
 
@@ -106,7 +103,7 @@ void run_case(const char* name, const Case& cs) {
   std::vector<int> counts(total, 0);
   hw::g_counts = &counts;
   hw::g_base = buf;
-  hw::g_narrow = hw::g_wide = hw::g_misaligned = 0;
+  hw::g_narrow = hw::g_misaligned = 0;
 
   const int dm = cs.m0 - cs.tm0, dn = cs.n0 - cs.tn0;
   for (int warp = 0; warp < K::kThreads / 32; ++warp) {
