@@ -134,7 +134,7 @@ void run_case(const char* name, const Case& cs) {
 
   // The block's own part: tile rows from dm on inside C's rows, columns likewise.
   const int r_end = std::min(cs.tm0 + K::BM, cs.rows), c_end = std::min(cs.tn0 + K::BN, cs.cols);
-  int wrong = 0, untouched_changed = 0, twice = 0;
+  int wrong = 0, untouched_changed = 0, miscounted = 0;
   for (size_t i = 0; i < total; ++i) {
     const long rel = static_cast<long>(i) - (kGuard + cs.off);
     const int r = rel >= 0 ? static_cast<int>(rel / cs.ld) : -1, c = rel >= 0 ? static_cast<int>(rel % cs.ld) : -1;
@@ -143,20 +143,20 @@ void run_case(const char* name, const Case& cs) {
       const float v = cs.alpha * tile_value(r - cs.tm0, c - cs.tn0);
       const float want = cs.beta != 0.0f ? fmaf(cs.beta, before[i], v) : v;
       if (memcmp(&buf[i], &want, 4) != 0) ++wrong;
-      if (counts[i] != 1) ++twice;
+      if (counts[i] != 1) ++miscounted;
     } else {
       if (memcmp(&buf[i], &before[i], 4) != 0) ++untouched_changed;
-      if (counts[i] != 0) ++twice;
+      if (counts[i] != 0) ++miscounted;
     }
   }
   // 4-byte stores: at most 3 before a warp row's first boundary and 3 after its last, for each row a warp stores
-  // (a warp row is WN columns; a cut or moved tile stores some of its element by element).
+  // (a warp row is WN columns; a cut or moved tile stores some of its elements one by one).
   const int warp_rows = K::BM * (K::BN / K::WN);
   const bool whole = dm == 0 && dn == 0 && r_end - cs.m0 == K::BM && c_end - cs.n0 == K::BN;
   const std::string what = std::string(name) + fmt_case(cs);
   check(wrong == 0, what + ": " + std::to_string(wrong) + " elements of the block's part wrong");
   check(untouched_changed == 0, what + ": " + std::to_string(untouched_changed) + " elements outside it changed");
-  check(twice == 0, what + ": " + std::to_string(twice) + " elements stored other than once");
+  check(miscounted == 0, what + ": " + std::to_string(miscounted) + " elements stored other than once");
   check(hw::g_misaligned == 0, what + ": " + std::to_string(hw::g_misaligned) + " float4 stores not 16-byte aligned");
   if (whole) {
     check(hw::g_narrow <= 6 * warp_rows,
