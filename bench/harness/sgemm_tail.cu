@@ -73,13 +73,17 @@ int launch_forced(int M, int N, int Kd, float alpha, const float* A, int64_t lda
                                  static_cast<float*>(ws));
   }
   if (e == cudaSuccess) {
-    e = kgen::launch_in_clusters(true, S, gemm_kernel<T, false>, dim3(tail, S), dim3(K::kThreads), T::kSmemBytes, st,
-                                 M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
+    // Early as launch<K> launches it: behind whole tiles, or where K's kernel gains by it (a tail launched early
+    // on its own, behind the last timed launch, ran up to 1.84x slower: h200-2026-11-29-session38.md).
+    e = kgen::launch_in_clusters(tail < blocks || early, S, gemm_kernel<T, false>, dim3(tail, S), dim3(K::kThreads),
+                                 T::kSmemBytes, st, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                                 static_cast<float*>(ws));
   }
   return static_cast<int>(e);
 }
 
-// occupancy prints K's blocks per multiprocessor and its tail kernel's clusters of 2 to 8 held at once.
+// occupancy prints K's blocks per multiprocessor and its tail kernel's clusters of 2 to 8 held at once, at that many
+// and at one block per multiprocessor.
 template <class K>
 void occupancy(const char* name) {
   using namespace kgen::sgemm;
@@ -92,6 +96,8 @@ void occupancy(const char* name) {
   for (int s = 2; s <= kgen::kMaxClusterSplits; ++s) {
     printf(" %d:%d", s, kgen::clusters_held<T>(dev, s, gemm_kernel<T, false>, K::kThreads, T::kSmemBytes));
   }
+  printf("; at one block per SM");
+  for (int s = 2; s <= kgen::kMaxClusterSplits; ++s) printf(" %d:%d", s, kgen::clusters_alone<T>(dev, s));
   printf("\n");
 }
 

@@ -189,26 +189,47 @@ func FillSplits(tiles, kTiles, sms, perSM, maxSplits int) int {
 // (kTailBlockCost).
 const tileBlockCost, tailBlockCost = 2, 6
 
-// tailSplits are the cluster sizes TailPlan tries (the launcher's
-// kTailSplits, which says why 5 and 7 are not among them).
-var tailSplits = [...]int{2, 3, 4, 6, 8}
+// maxClusterSplits is the largest cluster TailPlan tries (the launcher's
+// kMaxClusterSplits); it tries every size from 2 (oddSplitPays).
+const maxClusterSplits = 8
+
+// oddSplitPays reports whether TailPlan tries clusters of s blocks on a tail
+// of rounds rounds of clusters: s odd and over 3 only where the tail is the
+// whole problem (only) and runs in one round (the launcher's
+// odd_split_pays, which says how that was measured).
+func oddSplitPays(s int, only bool, rounds int) bool {
+	return s < 5 || s%2 == 0 || (only && rounds == 1)
+}
 
 // gpcSMs is the multiprocessors of a GPU processing cluster that
 // ClustersHeld counts: a thread-block cluster runs within one, and an
 // H100's 132 hold 8 of at least 16.
 const gpcSMs = 16
 
-// ClustersHeld estimates how many clusters of size blocks the GPU holds at
-// once, of a kernel of which perSM blocks fit a multiprocessor: where a
+// heldOn132 is what the occupancy API reports (kgen::clusters_held and
+// kgen::clusters_alone) on a GPU of 132 multiprocessors: the clusters of 2
+// to 8 blocks it holds at once at one and at two blocks a multiprocessor,
+// the same on an H100 (session 27) and an H200 (session 38). The estimate
+// below is up to 2 over them, and one cluster too many makes a round of 16
+// clusters of 8 take twice as long (TailPlan).
+var heldOn132 = [3][maxClusterSplits + 1]int{
+	1: {2: 66, 3: 39, 4: 30, 5: 22, 6: 17, 7: 15, 8: 15},
+	2: {2: 132, 3: 79, 4: 62, 5: 47, 6: 39, 7: 32, 8: 30},
+}
+
+// ClustersHeld is how many clusters of size blocks the GPU holds at once,
+// of a kernel of which perSM blocks fit a multiprocessor: heldOn132 on a GPU
+// of 132 at one or two blocks a multiprocessor; else an estimate: where a
 // multiprocessor holds a whole cluster, sms x (perSM / size); else sms /
 // gpcSMs clusters of gpcSMs multiprocessors, each holding gpcSMs x perSM /
-// size of them. The launcher asks the occupancy API (kgen::clusters_held);
-// on an H100 at 2 blocks a multiprocessor it found 132, 79, 62, 47, 39, 32,
-// 30 for sizes 2 to 8, this 132, 80, 64, 48, 40, 32, 32; at 1, 66, 39, 30,
-// 22, 17, 15, 15 against 64, 40, 32, 24, 16, 16, 16.
+// size of them (on 132 multiprocessors at 2 blocks 132, 80, 64, 48, 40, 32,
+// 32 for sizes 2 to 8; at 1, 64, 40, 32, 24, 16, 16, 16).
 func ClustersHeld(sms, perSM, size int) int {
 	if sms <= 0 || perSM <= 0 || size <= 0 {
 		return 0
+	}
+	if sms == 132 && perSM <= 2 && size >= 2 && size <= maxClusterSplits {
+		return heldOn132[perSM][size]
 	}
 	if size <= perSM {
 		return sms * (perSM / size)
@@ -256,16 +277,38 @@ func StreamPlan(m, n, k, bm, bn, bk, sms, perSM int) (tiles, grid int) {
 	return tiles, min(slots, tiles*kTiles)
 }
 
+// tailRounds is how TailPlan runs a tail of tail tiles (all of tiles where
+// only) split s ways: rounds of ClustersHeld clusters, the last with each
+// block alone on its multiprocessor where apart; ok false where TailPlan
+// does not try s.
+func tailRounds(tail, s, sms, perSM int, only bool) (rounds int, apart, ok bool) {
+	held := ClustersHeld(sms, perSM, s)
+	if held <= 0 {
+		return 0, false, false
+	}
+	rounds = ceilDiv(tail, held)
+	if !oddSplitPays(s, only, rounds) {
+		return 0, false, false
+	}
+	last := tail - (rounds-1)*held
+	if only {
+		apart = last <= ClustersHeld(sms, 1, s)
+	} else {
+		apart = rounds > 1 && last*s <= sms
+	}
+	return rounds, apart && perSM > 1, true
+}
+
 // TailPlan is how a tail-splitting launch runs the last tiles % (sms x
 // perSM) of tiles C tiles of kTiles k tiles each (every one where fewer):
-// split s ways (s of tailSplits) in clusters of s blocks, in rounds of
-// ClustersHeld, each round ceil(kTiles / s) + tailBlockCost k tiles, where
+// split s ways (2 to 8, oddSplitPays) in clusters of s blocks, in
+// tailRounds, each round ceil(kTiles / s) + tailBlockCost k tiles, where
 // that finishes before the whole tiles' kTiles + tileBlockCost; it returns
 // that tail and s, or 0 and 1. Where a multiprocessor holds two or more
 // blocks, a block alone on one counts half: the whole tiles where sms or
-// fewer, the last of several rounds where its blocks are sms or fewer. It
-// is the launcher's tail_plan (kernels/include/kgen/common.cuh, which says
-// how it was measured) with ClustersHeld for the occupancy API.
+// fewer, the last round where tailRounds says apart. It is the launcher's
+// tail_plan (kernels/include/kgen/common.cuh, which says how it was
+// measured) with ClustersHeld for the occupancy API.
 func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
 	if tiles <= 0 || sms <= 0 || perSM <= 0 || kTiles <= 0 {
 		return 0, 1
@@ -274,28 +317,23 @@ func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
 	if last == 0 {
 		return 0, 1
 	}
-	// perKTile is what a k tile of a round of blocks costs, in half k
-	// tiles: 2 where they share multiprocessors, 1 where each has one to
-	// itself that could hold two.
-	perKTile := func(blocks int) int {
-		if perSM > 1 && blocks <= sms {
+	// Costs in half k tiles: 2 a k tile of a block sharing its
+	// multiprocessor, 1 of one alone where it could share.
+	cost := func(apart bool) int {
+		if apart {
 			return 1
 		}
 		return 2
 	}
-	best, splits := perKTile(last)*(kTiles+tileBlockCost), 1
-	for _, s := range tailSplits {
-		held := ClustersHeld(sms, perSM, s)
-		if held <= 0 {
+	best, splits := cost(perSM > 1 && last <= sms)*(kTiles+tileBlockCost), 1
+	for s := 2; s <= maxClusterSplits; s++ {
+		rounds, apart, ok := tailRounds(last, s, sms, perSM, last == tiles)
+		if !ok {
 			continue
 		}
-		rounds, round := ceilDiv(last, held), ceilDiv(kTiles, s)+tailBlockCost
-		lastRound := 2 // one round's clusters share multiprocessors
-		if rounds > 1 {
-			lastRound = perKTile((last - (rounds-1)*held) * s)
-		}
-		if cost := 2*(rounds-1)*round + lastRound*round; cost < best {
-			best, splits = cost, s
+		round := ceilDiv(kTiles, s) + tailBlockCost
+		if c := 2*(rounds-1)*round + cost(apart)*round; c < best {
+			best, splits = c, s
 		}
 	}
 	if splits == 1 {
@@ -349,12 +387,18 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 		po := t.planO(o)
 		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, po); ts > 1 {
 			// The whole tiles in their waves, then the tail's rounds of
-			// clusters, each block a split's share of k.
+			// clusters, each block a split's share of k: po of them one
+			// after another on a multiprocessor a round, one in a last
+			// round apart.
 			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), ts)*t.BK)
 			whole := tiles - tail
-			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(ceilDiv(tail*ts, sms))*part
-			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile +
-				float64(ceilDiv(tail, ClustersHeld(sms, po, ts))*o)*part
+			rounds, apart, _ := tailRounds(tail, ts, sms, po, tail == tiles)
+			serial := rounds * po
+			if apart {
+				serial -= po - 1
+			}
+			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(serial)*part
+			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile + float64(rounds*o)*part
 			out[termFixed] = 1
 			return out
 		}

@@ -88,10 +88,16 @@ func TestClustersHeld(t *testing.T) {
 	for s := 2; s <= 8; s++ {
 		two, one = append(two, ClustersHeld(132, 2, s)), append(one, ClustersHeld(132, 1, s))
 	}
-	// Session 27's occupancy API on an H100: 132, 79, 62, 47, 39, 32, 30
-	// and 66, 39, 30, 22, 17, 15, 15.
-	assert.Equal(t, []int{132, 80, 64, 48, 40, 32, 32}, two)
-	assert.Equal(t, []int{64, 40, 32, 24, 16, 16, 16}, one)
+	// The occupancy API on an H100 (session 27) and an H200 (session 38,
+	// bench/results/h200-2026-11-29-session38-call1-tail-nn.csv's header).
+	assert.Equal(t, []int{132, 79, 62, 47, 39, 32, 30}, two)
+	assert.Equal(t, []int{66, 39, 30, 22, 17, 15, 15}, one)
+	// Elsewhere the estimate: 144 multiprocessors, 9 GPCs of 16.
+	assert.Equal(t, 72, ClustersHeld(144, 1, 2), "a multiprocessor holds a cluster of 2 at 2 blocks, not at 1")
+	assert.Equal(t, 144, ClustersHeld(144, 2, 2))
+	assert.Equal(t, 9*(32/8), ClustersHeld(144, 2, 8))
+	assert.Equal(t, 9*(16/3), ClustersHeld(144, 1, 3))
+	assert.Equal(t, 8*8, ClustersHeld(132, 4, 8), "132 at 4 blocks: the estimate, 8 GPCs of 16 holding 8 each")
 	assert.Equal(t, 4, ClustersHeld(8, 1, 2), "a GPU smaller than a GPC holds what its multiprocessors hold")
 	assert.Equal(t, 0, ClustersHeld(0, 2, 2))
 	assert.Equal(t, 0, ClustersHeld(132, 0, 2))
@@ -99,40 +105,61 @@ func TestClustersHeld(t *testing.T) {
 
 func TestTailPlan(t *testing.T) {
 	// Costs in half k tiles: a whole tile 2 (k + 2); split s ways, rounds
-	// of ClustersHeld clusters (at two blocks an SM 132, 80, 64, 40 and 32
-	// of 2, 3, 4, 6 and 8 blocks), each 2 (ceil(k / s) + 6). A block alone
-	// on its SM counts half: the whole tiles where 132 or fewer, and the
-	// last of several rounds where its blocks are.
+	// of ClustersHeld clusters (at two blocks an SM 132, 79, 62, 47, 39,
+	// 32 and 30 of 2 to 8 blocks; 5 and 7 only where the tail is the whole
+	// problem and takes one round), each 2 (ceil(k / s) + 6). A block alone
+	// on its SM counts half: the whole tiles where 132 or fewer; with no
+	// whole tiles before the tail, its last round where it has no more
+	// clusters than a GPU holds at one block an SM (66, 39, 30, 22, 17, 15,
+	// 15); behind whole tiles, the last of several rounds where its blocks
+	// are 132 or fewer.
 	for _, tc := range []struct {
 		tiles, kTiles, sms, perSM int
 		tail, splits              int
 	}{
 		// 8192^3 in 128x128x16 at two blocks an SM: 4096 tiles, 136 past
-		// 15 waves of 264 (1028 whole). 8 splits: 4 rounds of 32 clusters
-		// of 64 + 6, then 8 clusters alone (8 x 70 + 70 = 630); 6: 3 of 40
-		// and 16 alone (6 x 92 + 92 = 644); 4: 670; 3: 708; 2: 786.
+		// 15 waves of 264 (1028 whole). 8 splits: 4 rounds of 30 clusters
+		// of 64 + 6, then 16 clusters alone (8 x 70 + 70 = 630); 6: 3 of 39
+		// and 19 alone (6 x 92 + 92 = 644); 4: 670; 3: 708; 2: 786.
 		{4096, 512, 132, 2, 136, 8},
-		// 6144^3: 192 tiles past 8 waves (772 whole). 2 splits: 128
-		// clusters, then 64 alone (2 x 198 + 198 = 594); 4: 3 rounds of
-		// 64 (612); 8: 6 of 32 (648). The H100 ran 2 fastest (session 27).
+		// 6144^3: 192 tiles past 8 waves (772 whole). 2 splits: 132
+		// clusters, then 60 alone (2 x 198 + 198 = 594); 3: 3 rounds, the
+		// last alone (670); 6: 5, the last of 216 blocks (700); 8: 7 (702).
+		// The H100 ran 2 fastest (session 27).
 		{2304, 384, 132, 2, 192, 2},
 		// 4096^3: 232 tiles past 3 waves, too many for any split to beat
-		// 516 (2 splits: 2 rounds of 134, the second of 208 blocks: 536).
+		// 516 (2 splits: 2 rounds of 134, the second of 200 blocks: 536).
 		{1024, 256, 132, 2, 0, 1},
 		// 2048^3: 256 tiles, all in the tail, none split (2: 2 rounds of
-		// 70, 280 > 260).
+		// 70, the second of 124 clusters, more than 66: 280 > 260).
 		{256, 128, 132, 2, 0, 1},
 		// 4097^3: 33 x 33 tiles, 33 past 4 waves, of 257 k tiles, one on
 		// each of 33 SMs (259 whole): 6 splits in one round (98); 8 take a
-		// second round of one cluster (2 x 39 + 39 = 117).
+		// second round of three clusters (2 x 39 + 39 = 117).
 		{1089, 257, 132, 2, 33, 6},
 		// 1664^3: 169 tiles of 104 in one wave of 264 (212 whole): 2
-		// splits, a round of 128 clusters and 41 alone (2 x 58 + 58 =
-		// 174); 4: 3 rounds, the last of 164 blocks (192).
+		// splits, a round of 132 clusters and 37 alone (2 x 58 + 58 =
+		// 174); 4: 3 rounds, the last of 45 clusters, more than 30 (192).
 		{169, 104, 132, 2, 169, 2},
 		// 1280^3: 100 tiles of 80 stay whole, one on each of 100 SMs (82):
-		// 2 splits in one round of 200 blocks cost 92.
+		// 2 splits in one round of 100 clusters, more than 66, cost 92.
 		{100, 80, 132, 2, 0, 1},
+		// 1024^3: 64 tiles of 64: 2 splits in one round of 64 clusters,
+		// alone (38); 3 would share (56). On an H200 2 ran 0.0570 ms, 3
+		// 0.0739 (session 38).
+		{64, 64, 132, 2, 64, 2},
+		// 1 to 67 tiles of 512 k tiles (session 38's harness, every split
+		// forced on an H200; the fastest within 5% of the plan's): 15
+		// clusters of 8 alone (70); 16 share (140), and 6 splits alone
+		// take 92; 20: 5 splits alone (109) before 4 (134) and 8 (140); 31:
+		// 7 splits sharing (160) before 3 alone (177) and 8 in two rounds
+		// (210); 67: 5 would take two rounds, and 8 take 3, the last alone
+		// (350), before 3 sharing (354).
+		{15, 512, 132, 2, 15, 8},
+		{16, 512, 132, 2, 16, 6},
+		{20, 512, 132, 2, 20, 5},
+		{31, 512, 132, 2, 31, 7},
+		{67, 512, 132, 2, 67, 8},
 		// At one block an SM, 64 of them past one wave of 132, each alone
 		// as every block is (226): 2 splits in one round of 64 clusters
 		// (124).

@@ -221,12 +221,15 @@ func TestSplitK(t *testing.T) {
 // clusters (TailSplit) where that wave holds one tile past whole waves of
 // two blocks an SM (2 x SMs + 1 tiles: a first grid of whole tiles, then the
 // last one split 8 ways; on a GPU holding one block an SM, one past two
-// whole waves), and where every tile is in it (SMs + 1 tiles, which at two
-// blocks an SM stay whole), with K of 16 k tiles (8 splits of 2; a tile of
-// 8 or fewer never splits), whole tiles and tiles past M and N with a
-// partial last k tile and misaligned rows. Every tile split, with no first
-// grid, runs in TestEveryInstanceAgainstCPU (1024^3 and 1000 x 1 x 4097 on
-// an H100).
+// whole waves), where every tile is in it (SMs + 1 tiles, which at two
+// blocks an SM stay whole), both with K of 16 k tiles (8 splits of 2; a
+// tile of 8 or fewer never splits), and at the tile counts whose tail,
+// the whole problem, kgen::tail_plan splits 8, 6, 5 and 7 ways on a GPU
+// of 132 multiprocessors at two blocks an SM (an H100, an H200: 9, 16 and
+// 20 tiles of 32 k tiles, one round of clusters each alone on its SM; 31
+// of 256, one round sharing them); whole tiles and tiles past M and N with
+// a partial last k tile and misaligned rows. TestEveryInstanceAgainstCPU
+// runs 2 splits with no first grid (1024^3) and 8 (1000 x 1 x 4097).
 func TestTailSplit(t *testing.T) {
 	needGPU(t)
 	var tails []gemm.Instance
@@ -241,8 +244,8 @@ func TestTailSplit(t *testing.T) {
 	sms := dev.Info().Multiprocessors
 	require.Positive(t, sms)
 	tested := map[string]bool{}
-	for _, tiles := range []int{2*sms + 1, sms + 1} {
-		for _, sh := range []struct{ M, N, K int }{{128, 128 * tiles, 256}, {125, 128*tiles - 3, 253}} {
+	for _, tc := range []struct{ tiles, k int }{{2*sms + 1, 256}, {sms + 1, 256}, {9, 512}, {16, 512}, {20, 512}, {31, 4096}} {
+		for _, sh := range []struct{ M, N, K int }{{128, 128 * tc.tiles, tc.k}, {125, 128*tc.tiles - 3, tc.k - 3}} {
 			p := getProblem(sh.M, sh.N, sh.K)
 			for _, in := range tails {
 				st := [3]storage{{order: in.A}, {order: in.B}, {order: gemm.RowMajor}}

@@ -412,6 +412,50 @@ inline int clusters_held(int device, int size, void (*kernel)(P...), int threads
       size);
 }
 
+// cluster_probe is never launched: clusters_alone asks the occupancy API
+// about it. A template on Key, as the kernels are, so that every instance's
+// file has its own copy.
+template <class Key>
+__global__ void cluster_probe() {}
+
+// clusters_alone is how many clusters of `size` blocks the device (the
+// current one) holds at once at one block a multiprocessor: the occupancy
+// API asked about cluster_probe with the dynamic shared memory of half a
+// multiprocessor and a byte. A cluster runs within one GPU processing
+// cluster, whose multiprocessors need not divide by size: an H100's or
+// H200's 132 hold 66, 39, 30, 22, 17, 15 and 15 clusters of 2 to 8. Cached
+// per device and size for Key; -1 when a query fails (the error is cleared).
+template <class Key>
+inline int clusters_alone(int device, int size) {
+  struct Cache;  // not clusters_held's
+  return per_device<Cache, kMaxClusterSplits + 1>(
+      device,
+      [=] {
+        const int per_sm = device_attribute<cudaDevAttrMaxSharedMemoryPerMultiprocessor>(device);
+        if (per_sm <= 0) {
+          cudaGetLastError();
+          return -1;
+        }
+        const int smem = per_sm / 2 + 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(1, size);
+        cfg.blockDim = dim3(32);
+        cfg.dynamicSmemBytes = smem;
+        cudaLaunchAttribute attr = cluster_y_attribute(size);
+        cfg.attrs = &attr;
+        cfg.numAttrs = 1;
+        int n = 0;
+        if (cudaFuncSetAttribute(cluster_probe<Key>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+                cudaSuccess ||
+            cudaOccupancyMaxActiveClusters(&n, cluster_probe<Key>, &cfg) != cudaSuccess) {
+          cudaGetLastError();
+          return -1;
+        }
+        return n;
+      },
+      size);
+}
+
 // Tail splits (kgen::sgemm's Config TAIL): a problem's last, partly filled
 // wave of C tiles leaves multiprocessors idle for a whole tile's time (at
 // 8192^3 in 128x128 tiles, 4 tiles of the 32nd wave on an H100's 132
@@ -426,14 +470,19 @@ constexpr int64_t kTileBlockCost = 2;
 // tile's store to shared memory and the sum over its cluster.
 constexpr int64_t kTailBlockCost = 6;
 
-// kTailSplits are the cluster sizes tail_plan tries. 5 and 7 are left out:
-// at two blocks an SM an odd cluster leaves a block to share its SM with
-// another cluster's, and on an H100 (bench/results/
-// h100-2026-11-27-session28.md: every split forced at 25 shapes) 5 and 7
-// splits ran behind the best of 2, 3, 4, 6 and 8, by up to 48%, but at
-// 5120^3, where they led it by at most 2%; 3 ran fastest at 1024^3, where
-// 4 takes two rounds.
-constexpr int kTailSplits[] = {2, 3, 4, 6, 8};
+// odd_split_pays reports whether tail_plan tries clusters of s blocks on a
+// tail of `rounds` rounds of clusters: s odd and over 3 only where the tail
+// is the whole problem (only) and runs in one round. Behind whole tiles, on
+// an H100 (bench/results/h100-2026-11-27-session28.md: every split forced at
+// 25 shapes), 5 and 7 splits ran behind the best of 2, 3, 4, 6 and 8 by up
+// to 48%, but at 5120^3, where they led it by at most 2%. On an H200
+// (h200-2026-11-29-session38.md) 5 and 7 splits in two rounds (39 to 67
+// tiles) ran up to 1.22x the time tail_plan's rounds say (5 splits
+// 1.13-1.22x), in one round as they say: 5 splits of 18 to 22 tiles 1.2x
+// faster than 4 or 8.
+constexpr bool odd_split_pays(int s, bool only, int64_t rounds) {
+  return s < 5 || s % 2 == 0 || (only && rounds == 1);
+}
 
 // TailPlan is how a launch runs its last tiles: `tiles` of them, the last of
 // the raster, split `splits` ways in clusters; splits 1 (and tiles 0): as
@@ -446,44 +495,45 @@ struct TailPlan {
 // tail_plan plans the last tiles % (sms x per_sm) of `tiles` C tiles (every
 // one where fewer) of k_tiles k tiles each, on sms multiprocessors holding
 // per_sm blocks each: whole, one block each, in the last wave; or split s
-// ways (s of kTailSplits) in clusters of s blocks, of which the GPU holds
-// clusters[s] at once (0 or less where unknown or none), in rounds of that
-// many, each round ceil(k_tiles / s) + kTailBlockCost k tiles. It takes the
-// split that finishes first, if before the whole tiles' k_tiles +
-// kTileBlockCost.
+// ways (2 to 8, odd_split_pays) in clusters of s blocks, of which the GPU
+// holds held[s] at once (0 or less where unknown or none) and alone[s] at
+// one block a multiprocessor, in rounds of held[s], each round
+// ceil(k_tiles / s) + kTailBlockCost k tiles. It takes the split that
+// finishes first, if before the whole tiles' k_tiles + kTileBlockCost.
 //
 // Where a multiprocessor holds two or more blocks, a block alone on one
 // counts half the time of one sharing it: the whole tiles where sms or
-// fewer, and the last of several rounds of clusters where its blocks are
-// sms or fewer. The blocks of one round of clusters share multiprocessors
-// (a cluster's blocks are placed together: 2 splits of 1024^3's 64 tiles,
-// 128 blocks, took as long as the whole tiles sharing multiprocessors).
-// Measured on an H100 with the 128x128x16 tile at two blocks an SM
-// (bench/harness/sgemm_tail.cu, h100-2026-11-27-session27.md and
-// -session28.md): a block alone took 0.53-0.57 of a shared one's time. Over
-// 17 shapes in every layout with every split forced, the plan's split ran
-// 0.4% slower than the fastest on average (geometric), 6% at worst (896 x
-// 2432 x 2048: 4 splits, 8 fastest); costing every block of a round as
-// sharing its SM and trying 5 and 7 too, 2.7% and 11.5%. At 8 shapes not
-// among those, 0.3% and 3.0%, against 6.8% and 21% (1792^3, which that
-// plan left whole, ran 1.18-1.21x faster in 2 splits).
+// fewer; where no whole tiles run before the tail, its last (or only) round
+// of clusters where it has alone[s] or fewer; behind whole tiles, the last
+// of several rounds where its blocks are sms or fewer. A round of more
+// clusters than alone[s] the GPU places two blocks to some multiprocessors,
+// and it takes as long as one that fills them all. On an H200 with the
+// 128x128x16 tile at two blocks an SM (bench/harness/sgemm_tail.cu,
+// h200-2026-11-29-session38.md: 1 to 67 tiles of 512 k tiles, every split
+// forced) every split's time was 0.99-1.09x what this says (but 5 and 7 in
+// several rounds, odd_split_pays): 15 clusters of 8 ran 0.147 of the whole
+// tiles' time, 16 of them 0.272; 66 clusters of 2 0.548, 67 of them 1.049.
+// Behind whole tiles, on an H100 (h100-2026-11-27-session27.md and
+// -session28.md), a block alone took 0.53-0.57 of a shared one's time.
 // internal/tuning's TailPlan is its copy for the timing model.
 inline TailPlan tail_plan(int64_t tiles, int64_t sms, int64_t per_sm, int64_t k_tiles,
-                          const int (&clusters)[kMaxClusterSplits + 1]) {
+                          const int (&held)[kMaxClusterSplits + 1], const int (&alone)[kMaxClusterSplits + 1]) {
   TailPlan plan;
   if (tiles <= 0 || sms <= 0 || per_sm <= 0 || k_tiles <= 0) return plan;
   const int64_t tail = tiles % (sms * per_sm);
   if (tail == 0) return plan;
   // In half k tiles: 2 a k tile of a block sharing its multiprocessor, 1 of
   // one alone where it could share.
-  const int64_t alone = per_sm > 1 ? 1 : 2;
-  int64_t best = (tail <= sms ? alone : 2) * (k_tiles + kTileBlockCost);
-  for (const int s : kTailSplits) {
-    const int64_t held = clusters[s];
-    if (held <= 0) continue;
-    const int64_t rounds = (tail + held - 1) / held, round = (k_tiles + s - 1) / s + kTailBlockCost;
-    const int64_t last_blocks = (tail - (rounds - 1) * held) * s;
-    const int64_t cost = 2 * (rounds - 1) * round + (rounds > 1 && last_blocks <= sms ? alone : 2) * round;
+  const int64_t apart = per_sm > 1 ? 1 : 2;
+  const bool only = tail == tiles;  // no whole tiles before the tail
+  int64_t best = (tail <= sms ? apart : 2) * (k_tiles + kTileBlockCost);
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    if (held[s] <= 0) continue;
+    const int64_t rounds = (tail + held[s] - 1) / held[s], round = (k_tiles + s - 1) / s + kTailBlockCost;
+    if (!odd_split_pays(s, only, rounds)) continue;
+    const int64_t last = tail - (rounds - 1) * held[s];  // clusters in the last round
+    const bool last_apart = only ? last <= alone[s] : rounds > 1 && last * s <= sms;
+    const int64_t cost = 2 * (rounds - 1) * round + (last_apart ? apart : 2) * round;
     if (cost < best) best = cost, plan.tiles = tail, plan.splits = s;
   }
   return plan;
@@ -502,9 +552,12 @@ inline TailPlan tail_plan_on(void (*kernel)(P...), void (*tail_kernel)(P...), in
   }
   const int per_sm = blocks_per_sm<Key>(device, kernel, threads, smem), sms = sm_count(device);
   if (per_sm <= 0 || sms <= 0) return TailPlan{};
-  int clusters[kMaxClusterSplits + 1] = {};
-  for (const int s : kTailSplits) clusters[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
-  return tail_plan(tiles, sms, per_sm, k_tiles, clusters);
+  int held[kMaxClusterSplits + 1] = {}, alone[kMaxClusterSplits + 1] = {};
+  for (int s = 2; s <= kMaxClusterSplits; ++s) {
+    held[s] = clusters_held<TailKey>(device, s, tail_kernel, threads, tail_smem);
+    alone[s] = clusters_alone<TailKey>(device, s);
+  }
+  return tail_plan(tiles, sms, per_sm, k_tiles, held, alone);
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
