@@ -67,9 +67,10 @@ $(KGEN_BUILD)/runtime/%.o: kernels/runtime/%.cu $(KGEN_HEADERS)
 # The kernel templates' host checks, no GPU needed: the GF(2^8) kernels' and
 # the HGEMV kernels' per-thread code emulated on the host against references
 # (the tensor-core HGEMV's MMAs from their PTX fragment layout), the HGEMM kernel's swizzles, fragment layouts and tile coverage,
-# and the SGEMM kernels' shifted store of C (store_c_shifted) over an emulated warp.
+# the SGEMM kernels' shifted store of C (store_c_shifted) over an emulated warp, and
+# the launcher's tail plan (kgen::tail_plan) on the cases measured on H100 and H200.
 host-test: check-cuda
-	for t in gf256 hgemm hgemv hgemv_mma sgemm; do NVCC=$(NVCC) sh kernels/tests/run_host_test.sh $${t}_host_test || exit 1; done
+	for t in gf256 hgemm hgemv hgemv_mma sgemm tail_plan; do NVCC=$(NVCC) sh kernels/tests/run_host_test.sh $${t}_host_test || exit 1; done
 
 test: lib host-test
 	$(GO) test $(GO_TEST_TAGS) -v ./...

@@ -148,6 +148,13 @@ func TestTailPlan(t *testing.T) {
 		// alone (38); 3 would share (56). On an H200 2 ran 0.0570 ms, 3
 		// 0.0739 (session 38).
 		{64, 64, 132, 2, 64, 2},
+		// 128x128x128, one tile of 8: 8 splits alone (7) before the tile
+		// whole (10), 1.85x faster on an H200; 765^3, 36 tiles of 48: 3
+		// splits alone (22) before 6 sharing (28), the fastest instance
+		// there. kernels/tests/tail_plan_host_test.cu holds these cases
+		// for the launcher's tail_plan.
+		{1, 8, 132, 2, 1, 8},
+		{36, 48, 132, 2, 36, 3},
 		// 1 to 67 tiles of 512 k tiles (session 38's harness, every split
 		// forced on an H200; the fastest within 5% of the plan's): 15
 		// clusters of 8 alone (70); 16 share (140), and 6 splits alone

@@ -4,7 +4,7 @@
 #   kernels/tests/run_host_test.sh gf256_host_test
 #   kernels/tests/run_host_test.sh hgemv_host_test --bench
 # Each prints "N passed, M failed"; the script exits with the test's status,
-# or nvcc's when the build fails. The GF(2^8), HGEMM and SGEMM tests need no
+# or nvcc's when the build fails. The GF(2^8), HGEMM, SGEMM and tail-plan tests need no
 # GPU; the HGEMV ones also run their cases on a GPU where there is one
 # (hgemv_host_test's --bench times the fast configs).
 # NVCC and NVCC_FLAGS override the compiler and add flags (for example

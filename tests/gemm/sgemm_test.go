@@ -222,8 +222,9 @@ func TestSplitK(t *testing.T) {
 // two blocks an SM (2 x SMs + 1 tiles: a first grid of whole tiles, then the
 // last one split 8 ways; on a GPU holding one block an SM, one past two
 // whole waves), where every tile is in it (SMs + 1 tiles, which at two
-// blocks an SM stay whole), both with K of 16 k tiles (8 splits of 2; a
-// tile of 8 or fewer never splits), and at the tile counts whose tail,
+// blocks an SM stay whole), both with K of 16 k tiles (8 splits of 2;
+// behind whole tiles, a tile of 8 or fewer never splits), and at the tile
+// counts whose tail,
 // the whole problem, kgen::tail_plan splits 8, 6, 5 and 7 ways on a GPU
 // of 132 multiprocessors at two blocks an SM (an H100, an H200: 9, 16 and
 // 20 tiles of 32 k tiles, one round of clusters each alone on its SM; 31
