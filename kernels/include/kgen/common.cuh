@@ -385,31 +385,33 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
 // every sm_90 device can schedule (portable).
 constexpr int kMaxClusterSplits = 8;
 
-// clusters_held is how many clusters of `size` blocks (along grid y) of
-// kernel, of `threads` threads and `smem` bytes of dynamic shared memory,
-// the device (the current one) holds at once (the occupancy API), cached per
-// device and size for Key (per_device); -1 when the query fails (the error
-// is cleared).
+// max_active_clusters is how many clusters of `size` blocks (along grid y)
+// of kernel, of `threads` threads and `smem` bytes of dynamic shared
+// memory, the current device holds at once (the occupancy API, asked every
+// call); -1 when the query fails (the error is cleared).
+template <class... P>
+inline int max_active_clusters(void (*kernel)(P...), int threads, size_t smem, int size) {
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(1, size);
+  cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cudaLaunchAttribute attr = cluster_y_attribute(size);
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  int n = 0;
+  if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
+    cudaGetLastError();
+    return -1;
+  }
+  return n;
+}
+
+// clusters_held is max_active_clusters for kernel on device (the current
+// one), cached per device and size for Key (per_device).
 template <class Key, class... P>
 inline int clusters_held(int device, int size, void (*kernel)(P...), int threads, size_t smem) {
   return per_device<Key, kMaxClusterSplits + 1>(
-      device,
-      [=] {
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(1, size);
-        cfg.blockDim = dim3(threads);
-        cfg.dynamicSmemBytes = smem;
-        cudaLaunchAttribute attr = cluster_y_attribute(size);
-        cfg.attrs = &attr;
-        cfg.numAttrs = 1;
-        int n = 0;
-        if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
-          cudaGetLastError();
-          return -1;
-        }
-        return n;
-      },
-      size);
+      device, [=] { return max_active_clusters(kernel, threads, smem, size); }, size);
 }
 
 // cluster_probe is never launched: clusters_alone asks the occupancy API
@@ -419,12 +421,13 @@ template <class Key>
 __global__ void cluster_probe() {}
 
 // clusters_alone is how many clusters of `size` blocks the device (the
-// current one) holds at once at one block a multiprocessor: the occupancy
-// API asked about cluster_probe with the dynamic shared memory of half a
-// multiprocessor and a byte. A cluster runs within one GPU processing
-// cluster, whose multiprocessors need not divide by size: an H100's or
-// H200's 132 hold 66, 39, 30, 22, 17, 15 and 15 clusters of 2 to 8. Cached
-// per device and size for Key; -1 when a query fails (the error is cleared).
+// current one) holds at once at one block a multiprocessor:
+// max_active_clusters of cluster_probe with the dynamic shared memory of
+// half a multiprocessor and a byte. A cluster runs within one GPU
+// processing cluster, whose multiprocessors need not divide by size: an
+// H100's or H200's 132 hold 66, 39, 30, 22, 17, 15 and 15 clusters of 2 to
+// 8. Cached per device and size for Key; -1 when a query fails (the error
+// is cleared).
 template <class Key>
 inline int clusters_alone(int device, int size) {
   struct Cache;  // not clusters_held's
@@ -432,26 +435,14 @@ inline int clusters_alone(int device, int size) {
       device,
       [=] {
         const int per_sm = device_attribute<cudaDevAttrMaxSharedMemoryPerMultiprocessor>(device);
-        if (per_sm <= 0) {
-          cudaGetLastError();
-          return -1;
-        }
         const int smem = per_sm / 2 + 1;
-        cudaLaunchConfig_t cfg = {};
-        cfg.gridDim = dim3(1, size);
-        cfg.blockDim = dim3(32);
-        cfg.dynamicSmemBytes = smem;
-        cudaLaunchAttribute attr = cluster_y_attribute(size);
-        cfg.attrs = &attr;
-        cfg.numAttrs = 1;
-        int n = 0;
-        if (cudaFuncSetAttribute(cluster_probe<Key>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
-                cudaSuccess ||
-            cudaOccupancyMaxActiveClusters(&n, cluster_probe<Key>, &cfg) != cudaSuccess) {
+        if (per_sm <= 0 ||
+            cudaFuncSetAttribute(cluster_probe<Key>, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) !=
+                cudaSuccess) {
           cudaGetLastError();
           return -1;
         }
-        return n;
+        return max_active_clusters(cluster_probe<Key>, 32, smem, size);
       },
       size);
 }
