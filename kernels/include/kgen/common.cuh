@@ -307,6 +307,37 @@ inline int check_workspace(int M, int N, int Kd, const void* ws, int64_t ws_byte
   return check_workspace_of(workspace_bytes<K>(M, N, Kd), ws, ws_bytes);
 }
 
+// F32 is fp32 C's element for store_blended, store_sum4, reduce_splits and
+// cluster_sum_tile (kgen::sgemm's C; kgen::hgemm's F16 is the other).
+struct F32 {
+  using T = float;
+  __host__ __device__ static float load(const float* p) { return *p; }
+  __host__ __device__ static void store(float* p, float v) { *p = v; }
+};
+
+// store_blended writes out + beta * c at c, in Elem's type; with beta == 0
+// it does not read c, so C may hold anything (NaN included) on entry. The
+// SGEMM kernels' stores of C (kgen::sgemm, kgen::sgemm_ladder) and the split
+// reductions' (store_sum4, fp32 or fp16 C) blend through it or
+// store_blended4.
+template <class Elem = F32>
+__host__ __device__ __forceinline__ void store_blended(typename Elem::T* c, float out, float beta) {
+  if (beta != 0.0f) out = fmaf(beta, Elem::load(c), out);
+  Elem::store(c, out);
+}
+
+// store_blended4 is store_blended for the four fp32 elements from the
+// 16-byte aligned c, one float4 load (where beta != 0) and store.
+__host__ __device__ __forceinline__ void store_blended4(float* c, float4 out, float beta) {
+  float4* p = reinterpret_cast<float4*>(c);
+  if (beta != 0.0f) {
+    const float4 old = *p;
+    out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
+    out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
+  }
+  *p = out;
+}
+
 // store_sum4 writes alpha * sum + beta * c to the first min(4, left)
 // elements at c, a float4 store where vec (Elem::T float, c 16-byte
 // aligned) and all 4 are in C; with beta == 0 it does not read c.
@@ -314,24 +345,14 @@ template <class Elem>
 __device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool vec, float4 sum, float alpha,
                                            float beta) {
   if (vec && left >= 4) {
-    float4 out = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
-    if (beta != 0.0f) {
-      const float4 old = *reinterpret_cast<const float4*>(c);
-      out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
-      out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
-    }
-    *reinterpret_cast<float4*>(c) = out;
+    store_blended4(reinterpret_cast<float*>(c),
+                   make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w), beta);
     return;
   }
   const float v[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    if (j < left) {
-      float out = alpha * v[j];
-      if (beta != 0.0f) out = fmaf(beta, Elem::load(c + j), out);
-      Elem::store(c + j, out);
-    }
-  }
+  for (int j = 0; j < 4; ++j)
+    if (j < left) store_blended<Elem>(c + j, alpha * v[j], beta);
 }
 
 // reduce_splits adds the splits' fp32 partial sums in split order, so the

@@ -580,21 +580,14 @@ __host__ __device__ __forceinline__ void store_c_shifted(const float (&acc)[K::T
 #ifndef __CUDA_ARCH__
     if (in_n(n)) host_warp::stored(c + n, 1);
 #endif
-    if (in_n(n)) c[n] = beta != 0.0f ? fmaf(beta, c[n], v) : v;
+    if (in_n(n)) store_blended(c + n, v, beta);
   };
   auto put4 = [&](float* c, int n, const float (&v)[4]) {
 #ifndef __CUDA_ARCH__
     if (in_n(n) && in_n(n + 3)) host_warp::stored(c + n, 4);
 #endif
     if (in_n(n) && in_n(n + 3)) {
-      float4* p = reinterpret_cast<float4*>(c + n);
-      float4 out = make_float4(v[0], v[1], v[2], v[3]);
-      if (beta != 0.0f) {
-        const float4 old = *p;
-        out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
-        out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
-      }
-      *p = out;
+      store_blended4(c + n, make_float4(v[0], v[1], v[2], v[3]), beta);
     } else {
 #pragma unroll
       for (int j = 0; j < 4; ++j) put(c, n + j, v[j]);
@@ -667,23 +660,14 @@ __device__ __forceinline__ void store_c(const float (&acc)[K::TM][K::TN], int m_
       const int n = n_base + g * K::kGroupStrideN;
       const float* r = &acc[i][g * 4];
       if (vec) {
-        float4* c = reinterpret_cast<float4*>(C + static_cast<int64_t>(m) * ldc + n);
-        float4 out = make_float4(alpha * r[0], alpha * r[1], alpha * r[2], alpha * r[3]);
-        if (beta != 0.0f) {
-          const float4 old = *c;
-          out.x = fmaf(beta, old.x, out.x), out.y = fmaf(beta, old.y, out.y);
-          out.z = fmaf(beta, old.z, out.z), out.w = fmaf(beta, old.w, out.w);
-        }
-        *c = out;
+        store_blended4(C + static_cast<int64_t>(m) * ldc + n,
+                       make_float4(alpha * r[0], alpha * r[1], alpha * r[2], alpha * r[3]), beta);
       } else if (LOWER ? static_cast<unsigned>(m) < static_cast<unsigned>(M) : m < M) {
         float* c = C + static_cast<int64_t>(m) * ldc;
 #pragma unroll
         for (int j = 0; j < 4; ++j) {
-          if (LOWER ? static_cast<unsigned>(n + j) < static_cast<unsigned>(N) : n + j < N) {
-            float out = alpha * r[j];
-            if (beta != 0.0f) out = fmaf(beta, c[n + j], out);
-            c[n + j] = out;
-          }
+          if (LOWER ? static_cast<unsigned>(n + j) < static_cast<unsigned>(N) : n + j < N)
+            store_blended(c + n + j, alpha * r[j], beta);
         }
       }
     }
@@ -727,11 +711,7 @@ __device__ __forceinline__ void store_c_staged(const float (&acc)[K::TM][K::TN],
     for (int m = max(r0, r_lo) + warp; m < last; m += K::kThreads / 32) {
       const float* s = smem + (m - r0) * K::kTileRow;
       float* c = D + static_cast<int64_t>(m) * ldd;
-      for (int n = c_lo + lane; n < c_hi; n += 32) {
-        float out = alpha * s[n];
-        if (beta != 0.0f) out = fmaf(beta, c[n], out);
-        c[n] = out;
-      }
+      for (int n = c_lo + lane; n < c_hi; n += 32) store_blended(c + n, alpha * s[n], beta);
     }
     if (r0 + kRows < K::BM) __syncthreads();  // the next rows reuse the shared memory
   }
@@ -945,13 +925,6 @@ struct Smem<K, false> {
     __shared__ __align__(16) float buf[2 * (K::kStageA + K::kStageB)];
     return buf;
   }
-};
-
-// F32 is C's element for reduce_splits and cluster_sum_tile (kgen/common.cuh).
-struct F32 {
-  using T = float;
-  __device__ static float load(const float* p) { return *p; }
-  __device__ static void store(float* p, float v) { *p = v; }
 };
 
 // gemm_kernel computes one BM x BN tile of C per block; with grid y > 1 the

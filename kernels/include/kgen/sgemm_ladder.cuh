@@ -56,11 +56,7 @@ __device__ __forceinline__ float element(const float* p, int64_t ld, int r, int 
 // read C, which may hold anything (NaN included).
 __device__ __forceinline__ void store(float* C, int64_t ldc, int m, int n, int M, int N, float alpha, float beta,
                                       float acc) {
-  if (m >= M || n >= N) return;
-  float* c = C + static_cast<int64_t>(m) * ldc + n;
-  float out = alpha * acc;
-  if (beta != 0.0f) out = fmaf(beta, *c, out);
-  *c = out;
+  if (m < M && n < N) store_blended(C + static_cast<int64_t>(m) * ldc + n, alpha * acc, beta);
 }
 
 // column_origin maps the block to its C tile, the tiles of one column of
@@ -218,14 +214,10 @@ __global__ void __launch_bounds__(K::kThreads)
     for (int j = 0; j < K::TN; j += 4) {
       const int n = n0 + tn + j;
       if (vec_c && m < M && n + 3 < N) {
-        float4* c = reinterpret_cast<float4*>(C + static_cast<int64_t>(m) * ldc + n);
-        float4 out = make_float4(alpha * acc[i][j], alpha * acc[i][j + 1], alpha * acc[i][j + 2], alpha * acc[i][j + 3]);
-        if (beta != 0.0f) {
-          const float4 old = *c;
-          out = make_float4(fmaf(beta, old.x, out.x), fmaf(beta, old.y, out.y), fmaf(beta, old.z, out.z),
-                            fmaf(beta, old.w, out.w));
-        }
-        *c = out;
+        store_blended4(C + static_cast<int64_t>(m) * ldc + n,
+                       make_float4(alpha * acc[i][j], alpha * acc[i][j + 1], alpha * acc[i][j + 2],
+                                   alpha * acc[i][j + 3]),
+                       beta);
       } else {
 #pragma unroll
         for (int q = 0; q < 4; ++q) store(C, ldc, m, n + q, M, N, alpha, beta, acc[i][j + q]);
