@@ -299,23 +299,33 @@ func tailRounds(tail, s, sms, perSM int, only bool) (rounds int, apart, ok bool)
 	return rounds, apart && perSM > 1, true
 }
 
+// Tail is a tail-splitting launch's plan (TailPlan): its last Tiles C
+// tiles split Splits ways in clusters, in Rounds rounds of them, the last
+// with each block alone on its multiprocessor where Apart. A plan that
+// splits nothing has Splits 1 and the rest zero.
+type Tail struct {
+	Tiles, Splits, Rounds int
+	Apart                 bool
+}
+
 // TailPlan is how a tail-splitting launch runs the last tiles % (sms x
 // perSM) of tiles C tiles of kTiles k tiles each (every one where fewer):
 // split s ways (2 to 8, oddSplitPays) in clusters of s blocks, in
 // tailRounds, each round ceil(kTiles / s) + tailBlockCost k tiles, where
-// that finishes before the whole tiles' kTiles + tileBlockCost; it returns
-// that tail and s, or 0 and 1. Where a multiprocessor holds two or more
-// blocks, a block alone on one counts half: the whole tiles where sms or
-// fewer, the last round where tailRounds says apart. It is the launcher's
-// tail_plan (kernels/include/kgen/common.cuh, which says how it was
-// measured) with ClustersHeld for the occupancy API.
-func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
+// that finishes before the whole tiles' kTiles + tileBlockCost; else it
+// splits nothing. Where a multiprocessor holds two or more blocks, a block
+// alone on one counts half: the whole tiles where sms or fewer, the last
+// round where tailRounds says apart. It is the launcher's tail_plan
+// (kernels/include/kgen/common.cuh, which says how it was measured) with
+// ClustersHeld for the occupancy API.
+func TailPlan(tiles, kTiles, sms, perSM int) Tail {
+	none := Tail{Splits: 1}
 	if tiles <= 0 || sms <= 0 || perSM <= 0 || kTiles <= 0 {
-		return 0, 1
+		return none
 	}
 	last := tiles % (sms * perSM)
 	if last == 0 {
-		return 0, 1
+		return none
 	}
 	// Costs in half k tiles: 2 a k tile of a block sharing its
 	// multiprocessor, 1 of one alone where it could share.
@@ -325,7 +335,7 @@ func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
 		}
 		return 2
 	}
-	best, splits := cost(perSM > 1 && last <= sms)*(kTiles+tileBlockCost), 1
+	best, plan := cost(perSM > 1 && last <= sms)*(kTiles+tileBlockCost), none
 	for s := 2; s <= maxClusterSplits; s++ {
 		rounds, apart, ok := tailRounds(last, s, sms, perSM, last == tiles)
 		if !ok {
@@ -333,13 +343,10 @@ func TailPlan(tiles, kTiles, sms, perSM int) (tail, splits int) {
 		}
 		round := ceilDiv(kTiles, s) + tailBlockCost
 		if c := 2*(rounds-1)*round + cost(apart)*round; c < best {
-			best, splits = c, s
+			best, plan = c, Tail{Tiles: last, Splits: s, Rounds: rounds, Apart: apart}
 		}
 	}
-	if splits == 1 {
-		return 0, 1
-	}
-	return last, splits
+	return plan
 }
 
 // The terms of the timing model: what an instance does on a problem, in
@@ -385,20 +392,19 @@ func (t Tiling) terms(sms, o, m, n, k int) [nTerms]float64 {
 	var out [nTerms]float64
 	if t.Tail && s == 1 {
 		po := t.planO(o)
-		if tail, ts := TailPlan(tiles, ceilDiv(k, t.BK), sms, po); ts > 1 {
+		if plan := TailPlan(tiles, ceilDiv(k, t.BK), sms, po); plan.Splits > 1 {
 			// The whole tiles in their waves, then the tail's rounds of
 			// clusters, each block a split's share of k: po of them one
 			// after another on a multiprocessor a round, one in a last
 			// round apart.
-			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), ts)*t.BK)
-			whole := tiles - tail
-			rounds, apart, _ := tailRounds(tail, ts, sms, po, tail == tiles)
-			serial := rounds * po
-			if apart {
+			part := float64(t.BM) * float64(t.BN) * float64(ceilDiv(ceilDiv(k, t.BK), plan.Splits)*t.BK)
+			whole := tiles - plan.Tiles
+			serial := plan.Rounds * po
+			if plan.Apart {
 				serial -= po - 1
 			}
 			out[termSerial] = float64(ceilDiv(whole, sms))*tile + float64(serial)*part
-			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile + float64(rounds*o)*part
+			out[termResident] = float64(ceilDiv(whole, sms*o)*o)*tile + float64(plan.Rounds*o)*part
 			out[termFixed] = 1
 			return out
 		}
@@ -447,8 +453,7 @@ func (t Tiling) plans(sms, o, m, n, k int) bool {
 		return false
 	}
 	if t.Tail {
-		_, ts := TailPlan(ceilDiv(m, t.BM)*ceilDiv(n, t.BN), ceilDiv(k, t.BK), sms, t.planO(o))
-		return ts > 1
+		return TailPlan(ceilDiv(m, t.BM)*ceilDiv(n, t.BN), ceilDiv(k, t.BK), sms, t.planO(o)).Splits > 1
 	}
 	_, grid := StreamPlan(m, n, k, t.BM, t.BN, t.BK, sms, t.planO(o))
 	return grid > 0

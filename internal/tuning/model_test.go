@@ -112,49 +112,51 @@ func TestTailPlan(t *testing.T) {
 	// whole tiles before the tail, its last round where it has no more
 	// clusters than a GPU holds at one block an SM (66, 39, 30, 22, 17, 15,
 	// 15); behind whole tiles, the last of several rounds where its blocks
-	// are 132 or fewer.
+	// are 132 or fewer. Each case wants Tail{tail tiles, splits, rounds,
+	// last round alone}.
+	none := Tail{Splits: 1}
 	for _, tc := range []struct {
 		tiles, kTiles, sms, perSM int
-		tail, splits              int
+		want                      Tail
 	}{
 		// 8192^3 in 128x128x16 at two blocks an SM: 4096 tiles, 136 past
 		// 15 waves of 264 (1028 whole). 8 splits: 4 rounds of 30 clusters
 		// of 64 + 6, then 16 clusters alone (8 x 70 + 70 = 630); 6: 3 of 39
 		// and 19 alone (6 x 92 + 92 = 644); 4: 670; 3: 708; 2: 786.
-		{4096, 512, 132, 2, 136, 8},
+		{4096, 512, 132, 2, Tail{136, 8, 5, true}},
 		// 6144^3: 192 tiles past 8 waves (772 whole). 2 splits: 132
 		// clusters, then 60 alone (2 x 198 + 198 = 594); 3: 3 rounds, the
 		// last alone (670); 6: 5, the last of 216 blocks (700); 8: 7 (702).
 		// The H100 ran 2 fastest (session 27).
-		{2304, 384, 132, 2, 192, 2},
+		{2304, 384, 132, 2, Tail{192, 2, 2, true}},
 		// 4096^3: 232 tiles past 3 waves, too many for any split to beat
 		// 516 (2 splits: 2 rounds of 134, the second of 200 blocks: 536).
-		{1024, 256, 132, 2, 0, 1},
+		{1024, 256, 132, 2, none},
 		// 2048^3: 256 tiles, all in the tail, none split (2: 2 rounds of
 		// 70, the second of 124 clusters, more than 66: 280 > 260).
-		{256, 128, 132, 2, 0, 1},
+		{256, 128, 132, 2, none},
 		// 4097^3: 33 x 33 tiles, 33 past 4 waves, of 257 k tiles, one on
 		// each of 33 SMs (259 whole): 6 splits in one round (98); 8 take a
 		// second round of three clusters (2 x 39 + 39 = 117).
-		{1089, 257, 132, 2, 33, 6},
+		{1089, 257, 132, 2, Tail{33, 6, 1, false}},
 		// 1664^3: 169 tiles of 104 in one wave of 264 (212 whole): 2
 		// splits, a round of 132 clusters and 37 alone (2 x 58 + 58 =
 		// 174); 4: 3 rounds, the last of 45 clusters, more than 30 (192).
-		{169, 104, 132, 2, 169, 2},
+		{169, 104, 132, 2, Tail{169, 2, 2, true}},
 		// 1280^3: 100 tiles of 80 stay whole, one on each of 100 SMs (82):
 		// 2 splits in one round of 100 clusters, more than 66, cost 92.
-		{100, 80, 132, 2, 0, 1},
+		{100, 80, 132, 2, none},
 		// 1024^3: 64 tiles of 64: 2 splits in one round of 64 clusters,
 		// alone (38); 3 would share (56). On an H200 2 ran 0.0570 ms, 3
 		// 0.0739 (session 38).
-		{64, 64, 132, 2, 64, 2},
+		{64, 64, 132, 2, Tail{64, 2, 1, true}},
 		// 128x128x128, one tile of 8: 8 splits alone (7) before the tile
 		// whole (10), 1.85x faster on an H200; 765^3, 36 tiles of 48: 3
 		// splits alone (22) before 6 sharing (28), the fastest instance
 		// there. kernels/tests/tail_plan_host_test.cu holds these cases
 		// for the launcher's tail_plan.
-		{1, 8, 132, 2, 1, 8},
-		{36, 48, 132, 2, 36, 3},
+		{1, 8, 132, 2, Tail{1, 8, 1, true}},
+		{36, 48, 132, 2, Tail{36, 3, 1, true}},
 		// 1 to 67 tiles of 512 k tiles (session 38's harness, every split
 		// forced on an H200; the fastest within 5% of the plan's): 15
 		// clusters of 8 alone (70); 16 share (140), and 6 splits alone
@@ -162,21 +164,20 @@ func TestTailPlan(t *testing.T) {
 		// 7 splits sharing (160) before 3 alone (177) and 8 in two rounds
 		// (210); 67: 5 would take two rounds, and 8 take 3, the last alone
 		// (350), before 3 sharing (354).
-		{15, 512, 132, 2, 15, 8},
-		{16, 512, 132, 2, 16, 6},
-		{20, 512, 132, 2, 20, 5},
-		{31, 512, 132, 2, 31, 7},
-		{67, 512, 132, 2, 67, 8},
+		{15, 512, 132, 2, Tail{15, 8, 1, true}},
+		{16, 512, 132, 2, Tail{16, 6, 1, true}},
+		{20, 512, 132, 2, Tail{20, 5, 1, true}},
+		{31, 512, 132, 2, Tail{31, 7, 1, false}},
+		{67, 512, 132, 2, Tail{67, 8, 3, true}},
 		// At one block an SM, 64 of them past one wave of 132, each alone
 		// as every block is (226): 2 splits in one round of 64 clusters
 		// (124).
-		{196, 111, 132, 1, 64, 2},
-		{264, 512, 132, 2, 0, 1}, // whole waves
-		{136, 512, 132, 0, 0, 1}, // blocks a multiprocessor unknown
-		{136, 0, 132, 2, 0, 1},   // no k tiles
+		{196, 111, 132, 1, Tail{64, 2, 1, false}},
+		{264, 512, 132, 2, none}, // whole waves
+		{136, 512, 132, 0, none}, // blocks a multiprocessor unknown
+		{136, 0, 132, 2, none},   // no k tiles
 	} {
-		tail, splits := TailPlan(tc.tiles, tc.kTiles, tc.sms, tc.perSM)
-		assert.Equal(t, [2]int{tc.tail, tc.splits}, [2]int{tail, splits}, "%+v", tc)
+		assert.Equal(t, tc.want, TailPlan(tc.tiles, tc.kTiles, tc.sms, tc.perSM), "%+v", tc)
 	}
 }
 
