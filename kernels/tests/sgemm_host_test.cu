@@ -115,9 +115,8 @@ void run_case(const char* name, const Case& cs) {
       for (int lane = 0; lane < 32; ++lane) {
         hw::g_lane = lane;
         hw::g_calls = 0;
-        int lm = 0, ln = 0;
-        sg::lane_coords<K>(lane, lm, ln);
-        const int a_off = (warp / K::kWarpsN) * K::WM + lm * 4, b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
+        int a_off = 0, b_off = 0;
+        sg::thread_offsets_of<K>(warp * 32 + lane, a_off, b_off);
         float acc[K::TM][K::TN];
         for (int i = 0; i < K::TM; ++i) {
           for (int j = 0; j < K::TN; ++j) {

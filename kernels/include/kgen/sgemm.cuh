@@ -485,16 +485,23 @@ __host__ __device__ constexpr int lane_of(int lm, int ln) {
   }
 }
 
-// thread_offsets are the calling thread's first row of A (a_off) and column
-// of B (b_off) in the block tile: its warp's place, then its lane's
-// (lane_coords).
+// thread_offsets_of are thread's first row of A (a_off) and column of B
+// (b_off) in the block tile: its warp's place, then its lane's
+// (lane_coords). kernels/tests/sgemm_host_test.cu places its emulated
+// warps' threads by it.
 template <class K>
-__device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+__host__ __device__ __forceinline__ void thread_offsets_of(unsigned thread, int& a_off, int& b_off) {
+  const int warp = static_cast<int>(thread / 32), lane = static_cast<int>(thread % 32);
   int lm = 0, ln = 0;
   lane_coords<K>(lane, lm, ln);
   a_off = (warp / K::kWarpsN) * K::WM + lm * 4;
   b_off = (warp % K::kWarpsN) * K::WN + ln * 4;
+}
+
+// thread_offsets is thread_offsets_of the calling thread.
+template <class K>
+__device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
+  thread_offsets_of<K>(threadIdx.x, a_off, b_off);
 }
 
 // Fragments of one k step: a thread's TM values of A and TN values of B,
