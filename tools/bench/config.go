@@ -46,7 +46,7 @@ type config struct {
 func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	var c config
 	sizes := fs.String("sizes", "1024,2048,4096,8192", "square GEMM sizes n (M = N = K = n); \"\" for none")
-	shapes := fs.String("shapes", "", "GEMM shapes MxNxK, comma-separated, after -sizes (e.g. 4096x4096x4096,8192x128x8192)")
+	shapes := fs.String("shapes", "", "GEMM shapes MxNxK, comma-separated, after -sizes (e.g. 4096x4096x4096,8192x128x8192); a shape given twice runs once")
 	layouts := fs.String("layouts", "nn,nt,tn,tt", "GEMM layouts of A and B (n: row-major, t: column-major)")
 	fams := fs.String("families", strings.Join(families, ","), "sections to run: sgemm, gf256, hgemv, hgemm")
 	gfSizes := fs.String("gf-sizes", "65536,1048576,16777216,67108864", "GF(2^8) shard sizes in bytes")
@@ -112,16 +112,25 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	return c, nil
 }
 
-// parseShapes is the squares of sizes then the MxNxK shapes of list.
+// parseShapes is the squares of sizes then the MxNxK shapes of list, each
+// shape once, where it first appears (-sizes 1024 with -shapes
+// 1024x1024x1024 times 1024^3 once).
 func parseShapes(sizes, list string) ([]shape, error) {
 	var out []shape
+	seen := map[shape]bool{}
+	add := func(s shape) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
 	if strings.TrimSpace(sizes) != "" {
 		ns, err := positiveInts("-sizes", sizes)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range ns {
-			out = append(out, shape{n, n, n})
+			add(shape{n, n, n})
 		}
 	}
 	if strings.TrimSpace(list) == "" {
@@ -133,7 +142,7 @@ func parseShapes(sizes, list string) ([]shape, error) {
 		if !ok {
 			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
 		}
-		out = append(out, shape{d[0], d[1], d[2]})
+		add(shape{d[0], d[1], d[2]})
 	}
 	return out, nil
 }

@@ -101,6 +101,13 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError), []string{"-sizes", "", "-shapes", "7x1x4097"})
 	require.NoError(t, err)
 	assert.Equal(t, []shape{{7, 1, 4097}}, cfg.shapes)
+
+	// A shape named twice, by -sizes and -shapes or within one, runs once,
+	// where it first appears.
+	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError),
+		[]string{"-sizes", "1024,2048,1024", "-shapes", "7x1x4097,1024x1024x1024,7x1x4097,1024x1024x7"})
+	require.NoError(t, err)
+	assert.Equal(t, []shape{{1024, 1024, 1024}, {2048, 2048, 2048}, {7, 1, 4097}, {1024, 1024, 7}}, cfg.shapes)
 }
 
 func TestLayoutNamesRoundTrip(t *testing.T) {
