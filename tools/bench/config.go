@@ -116,25 +116,18 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 // shape once, where it first appears (-sizes 1024 with -shapes
 // 1024x1024x1024 times 1024^3 once).
 func parseShapes(sizes, list string) ([]shape, error) {
-	var out []shape
-	seen := map[shape]bool{}
-	add := func(s shape) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
+	var out shapeList
 	if strings.TrimSpace(sizes) != "" {
 		ns, err := positiveInts("-sizes", sizes)
 		if err != nil {
 			return nil, err
 		}
 		for _, n := range ns {
-			add(shape{n, n, n})
+			out.add(shape{n, n, n})
 		}
 	}
 	if strings.TrimSpace(list) == "" {
-		return out, nil
+		return out.list, nil
 	}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
@@ -142,9 +135,9 @@ func parseShapes(sizes, list string) ([]shape, error) {
 		if !ok {
 			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
 		}
-		add(shape{d[0], d[1], d[2]})
+		out.add(shape{d[0], d[1], d[2]})
 	}
-	return out, nil
+	return out.list, nil
 }
 
 // dims reads want positive integers joined by "x" ("4096x4096x128").

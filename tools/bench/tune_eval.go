@@ -23,6 +23,32 @@ func (s shape) String() string { return fmt.Sprintf("%dx%dx%d", s.M, s.N, s.K) }
 
 func (s shape) flops() float64 { return 2 * float64(s.M) * float64(s.N) * float64(s.K) }
 
+// shapeList is shapes in the order first added, each once: the bench's
+// -sizes and -shapes, the tune's shapes between the grid's.
+type shapeList struct {
+	seen map[shape]bool
+	list []shape
+}
+
+// exclude keeps s out of the list from now on.
+func (l *shapeList) exclude(s shape) {
+	if l.seen == nil {
+		l.seen = map[shape]bool{}
+	}
+	l.seen[s] = true
+}
+
+// add appends s unless it was added or excluded before, and reports
+// whether it did.
+func (l *shapeList) add(s shape) bool {
+	if l.seen[s] {
+		return false
+	}
+	l.exclude(s)
+	l.list = append(l.list, s)
+	return true
+}
+
 // tuneGrids are the shapes a table holds: square sizes (dense where the
 // best tiling changes, 512 to 3072), a small C with a long K (where split-K
 // wins, by how much depending on K), skinny shapes (a short K, a short M or
@@ -60,16 +86,9 @@ func gridShapes(name string) ([]shape, error) {
 // log-uniform dimensions within the grid's square range, at most
 // maxFlops each. Neither repeats a grid shape.
 func betweenShapes(grid []shape, random int, seed uint64, maxFlops float64) []shape {
-	seen := map[shape]bool{}
+	var out shapeList
 	for _, s := range grid {
-		seen[s] = true
-	}
-	var out []shape
-	add := func(s shape) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
+		out.exclude(s)
 	}
 	pt := func(s shape) tuning.Point { return tuning.Point{M: s.M, N: s.N, K: s.K} }
 	for _, p := range grid {
@@ -81,7 +100,7 @@ func betweenShapes(grid []shape, random int, seed uint64, maxFlops float64) []sh
 		}
 		for _, q := range grid {
 			if q != p && tuning.Distance(pt(q), p.M, p.N, p.K) == nearest {
-				add(shape{geoMean(p.M, q.M), geoMean(p.N, q.N), geoMean(p.K, q.K)})
+				out.add(shape{geoMean(p.M, q.M), geoMean(p.N, q.N), geoMean(p.K, q.K)})
 			}
 		}
 	}
@@ -95,12 +114,11 @@ func betweenShapes(grid []shape, random int, seed uint64, maxFlops float64) []sh
 	for tries := 0; random > 0 && hi > lo && tries < 1000*random; tries++ {
 		dim := func() int { return int(math.Round(math.Exp2(lo + rng.Float64()*(hi-lo)))) }
 		s := shape{dim(), dim(), dim()}
-		if s.flops() <= maxFlops && !seen[s] {
-			add(s)
+		if s.flops() <= maxFlops && out.add(s) {
 			random--
 		}
 	}
-	return out
+	return out.list
 }
 
 func geoMean(a, b int) int { return int(math.Round(math.Sqrt(float64(a) * float64(b)))) }
