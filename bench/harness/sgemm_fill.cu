@@ -50,7 +50,7 @@ static int launch_split(int splits, int M, int N, int Kd, const float* A, int64_
                            : kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
   cudaError_t e = kgen::launch_in_clusters(early, 1, kernel, dim3(blocks, splits), dim3(K::kThreads), K::kSmemBytes,
                                            g_st, M, N, Kd, 1.f, A, lda, B, ldb, 0.f, C, ldc, ws);
-  if (e == cudaSuccess) e = kgen::launch_reduce<K, F32>(M, N, splits, 1.f, ws, 0.f, C, ldc, g_st);
+  if (e == cudaSuccess) e = kgen::launch_reduce<K, kgen::F32>(M, N, splits, 1.f, ws, 0.f, C, ldc, g_st);
   return static_cast<int>(e);
 }
 

@@ -43,6 +43,15 @@ struct Variant {
   WsBytes ws;
 };
 
+// LayoutCfg is a kgen::sgemm::Config of this build's layout with 16-byte global access and, after the block, warp and
+// thread tiles and the blocks an SM (MB), the stages, splits, lane map, FFMA order, cluster sum, fill splits, ring
+// and tail in the order Config takes them; CFG_VARIANT(name, ...) is a Variant of LayoutCfg<...>.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
+          bool CL = false, bool FILL = false, bool R = false, int TAIL = kgen::sgemm::kTailWhole>
+using LayoutCfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R, TAIL>;
+#define CFG_VARIANT(name, ...) \
+  Variant { name, kgen::sgemm::launch<LayoutCfg<__VA_ARGS__>>, kgen::workspace_bytes<LayoutCfg<__VA_ARGS__>> }
+
 // ShapeRun is one M x N x K problem (row-major C, ld N) for n variants vs, each a V with a name, its launch f and
 // its workspace ws (none where null): operand sets rotated past the 50 MB L2 (OperandSets), a workspace for the
 // largest variant, and a C for cuBLAS's reference.

@@ -10,13 +10,8 @@
 
 #include "bench/harness/sgemm_harness.h"
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
-          bool CL = false, bool FILL = false, bool R = false, int TAIL = kgen::sgemm::kTailWhole>
-using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R, TAIL>;
-
 using V = Variant;
-#define VAR(name, ...) \
-  V { name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, kgen::workspace_bytes<Cfg<__VA_ARGS__>> }
+#define VAR CFG_VARIANT
 #define C2(name, O, CL, R) VAR(name, 128, 128, 16, 32, 64, 8, 8, 1, 3, 2, 1, O, CL, false, R)
 
 static const V kVariants[] = {

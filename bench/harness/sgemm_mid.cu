@@ -15,13 +15,8 @@
 
 #include "bench/harness/sgemm_harness.h"
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
-          bool CL = false, bool FILL = false, bool R = false>
-using Cfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R>;
-
 using V = Variant;
-#define VAR(name, ...) \
-  V { name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, kgen::workspace_bytes<Cfg<__VA_ARGS__>> }
+#define VAR CFG_VARIANT
 
 static const V kVariants[] = {
     VAR("64x64x8 t4x8 s4 (spec)", 64, 64, 8, 32, 32, 4, 8, 4, 4),
