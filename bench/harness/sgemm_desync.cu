@@ -31,11 +31,10 @@ __device__ inline void sleep_cycles(long long cycles) {
   while (clock64() - t0 < cycles) __nanosleep(128);
 }
 
-// Late is the spec's 128x128x16 tile of this layout (lanes by column, rows_zigzag, the layout's ring) whose blocks
-// start DELAY cycles late: BY 0 from blockIdx.x >= SMs, BY 1 where the SM already holds a block of this launch
-// (odd arrivals by the SM's counter).
+// Late is the spec's 128x128x16 tile (SpecTile) whose blocks start DELAY cycles late: BY 0 from blockIdx.x >= SMs,
+// BY 1 where the SM already holds a block of this launch (odd arrivals by the SM's counter).
 template <int DELAY, int BY>
-struct Late : LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1, false, false, kRing> {};
+struct Late : SpecTile {};
 
 template <int DELAY, int BY>
 __device__ inline void start_late() {
@@ -50,20 +49,16 @@ __device__ inline void start_late() {
   if (arrival % 2 == 1) sleep_cycles(DELAY);
 }
 
-// The raster of kgen::tile_origin, with the late start first (the kernel calls it once, before any copy).
-#define LATE_ORIGIN(DELAY, BY)                                                                                  \
-  namespace kgen {                                                                                              \
-  template <>                                                                                                   \
+// kgen::tile_origin of Late: the late start first (the kernel calls it once, before any copy), then SpecTile's
+// raster.
+#define LATE_ORIGIN(DELAY, BY)                                                                                   \
+  namespace kgen {                                                                                               \
+  template <>                                                                                                    \
   __host__ __device__ inline void tile_origin<Late<DELAY, BY>>(unsigned tile, int tiles_m, int tiles_n, int& m0, \
-                                                              int& n0) {                                        \
-    NV_IF_TARGET(NV_IS_DEVICE, (start_late<DELAY, BY>();))                                                      \
-    const int per_group = kGroupRows * tiles_n;                                                                 \
-    const int group = tile / per_group, first_m = group * kGroupRows;                                           \
-    const int rows = tiles_m - first_m < kGroupRows ? tiles_m - first_m : kGroupRows;                           \
-    const int in_group = tile % per_group;                                                                      \
-    m0 = (first_m + in_group % rows) * 128;                                                                     \
-    n0 = (in_group / rows) * 128;                                                                               \
-  }                                                                                                             \
+                                                              int& n0) {                                         \
+    NV_IF_TARGET(NV_IS_DEVICE, (start_late<DELAY, BY>();))                                                       \
+    tile_origin<SpecTile>(tile, tiles_m, tiles_n, m0, n0);                                                       \
+  }                                                                                                              \
   }
 
 LATE_ORIGIN(0, 0)
@@ -79,7 +74,7 @@ using V = Variant;
   V { name, kgen::sgemm::launch<Late<D, B>>, nullptr }
 
 static const V kVariants[] = {
-    CFG_VARIANT("128x128x16 lc fz s3 (spec)", 128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1, false, false, kRing),
+    V{"128x128x16 lc fz s3 (spec)", kgen::sgemm::launch<SpecTile>, nullptr},
     LATE("late 0 (same raster)", 0, 0),
     LATE("late 1300 by index", 1300, 0),
     LATE("late 2600 by index", 2600, 0),

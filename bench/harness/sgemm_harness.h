@@ -51,6 +51,8 @@ template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S,
 using LayoutCfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R, TAIL>;
 #define CFG_VARIANT(name, ...) \
   Variant { name, kgen::sgemm::launch<LayoutCfg<__VA_ARGS__>>, kgen::workspace_bytes<LayoutCfg<__VA_ARGS__>> }
+// SpecTile is the spec's 128x128x16 tile of this build's layout, whole (lanes by column, rows_zigzag, kRing).
+using SpecTile = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1, false, false, kRing>;
 
 // ShapeRun is one M x N x K problem (row-major C, ld N) for n variants vs, each a V with a name, its launch f and
 // its workspace ws (none where null): operand sets rotated past the 50 MB L2 (OperandSets), a workspace for the
