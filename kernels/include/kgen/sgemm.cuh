@@ -382,6 +382,25 @@ struct Config {
   static constexpr bool kShiftedLoses =
       !kAKContig && !kBKContig && SPLIT_K_ == 1 && LANE_MAP_ == 1 && FMA_ORDER_ == 1;
   static constexpr bool kShiftedStore = TN == 8 && !kStagedStore && !kShiftedLoses;
+  // With kLateCopies mainloop_async issues the copies of the tile kStages - 1
+  // ahead after the fragment reads of a tile's last k step, not before its
+  // first: the 128x128x16 tile of 8x8 threads by columns in rows_zigzag
+  // order (every tiling of it: splits, tails, stream-K, packing). Issued
+  // first, the copies sit in the memory pipe ahead of the tile's first
+  // fragment reads, which wait for them (per-instruction sampling,
+  // bench/results/h200-2026-11-28-session36.md). On an H200, against the
+  // same kernel with the copies first, in one run, x cuBLAS at 2048^3:
+  // tn 0.975 -> 0.988, nn 0.983 -> 0.997, nt 0.990 -> 1.005, tt 1.025 ->
+  // 1.040, and 0.7-1.6% at 4096^3 and 2048x2048x8192. Not the other tiles:
+  // the same tile in quads_zigzag or rows order ran tn 2-9% slower (the
+  // other layouts 0.4-2% faster), 4 splits of 128x128x8 tn 4-6% faster but
+  // the others 4-5% slower, the 8x16 thread tiles 1-3% slower in tn and
+  // nn (with the copies before the last step's reads instead, 1-6% faster
+  // in every layout, still behind this tile; not in the table's picks yet)
+  // (bench/harness/sgemm_late_copies.cu,
+  // bench/results/h200-2026-11-29-session42.md).
+  static constexpr bool kLateCopies = kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 &&
+                                      LANE_MAP_ == 1 && FMA_ORDER_ == 1;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -504,6 +523,11 @@ __device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
   thread_offsets_of<K>(threadIdx.x, a_off, b_off);
 }
 
+// Nothing is a step that does nothing (multiply_tile's after_reads).
+struct Nothing {
+  __device__ void operator()() const {}
+};
+
 // Fragments of one k step: a thread's TM values of A and TN values of B,
 // multiplied into acc in the order K::kFmaOrder names. Every order computes
 // the same sums in the same k order; the source order is what ptxas
@@ -511,9 +535,11 @@ __device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
 // up to 9% (bench/harness/sgemm_variants.cu -DSET=4,
 // bench/results/h100-2026-11-24-session13.md). The zigzags end one row
 // where the next begins, so the B value at the turn is reused.
-template <class K>
+// after_reads runs once, between the last k step's fragment reads and its
+// multiply-adds (mainloop_async's late copies: K::kLateCopies).
+template <class K, class AfterReads = Nothing>
 __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, int a_off, int b_off,
-                                              float (&acc)[K::TM][K::TN]) {
+                                              float (&acc)[K::TM][K::TN], AfterReads&& after_reads = AfterReads()) {
 #pragma unroll
   for (int kk = 0; kk < K::BK; ++kk) {
     float a[K::TM], b[K::TN];
@@ -527,6 +553,7 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
       const float4 t = *reinterpret_cast<const float4*>(&sB[kk * K::LoaderB::kRow + b_off + g * K::kGroupStrideN]);
       b[g * 4 + 0] = t.x, b[g * 4 + 1] = t.y, b[g * 4 + 2] = t.z, b[g * 4 + 3] = t.w;
     }
+    if (kk == K::BK - 1) after_reads();
     // Quadrants of QM x QN in turn (order 2: 4x4; else the whole tile),
     // each row by row, odd rows reversed unless the order is 0.
     constexpr int QM = K::kFmaOrder == 2 ? 4 : K::TM, QN = K::kFmaOrder == 2 ? 4 : K::TN;
@@ -872,15 +899,23 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
 #pragma unroll 1
     for (int t = 0; t < n; ++t) {
       mbar_wait(full + 8 * slot, phase);
-      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc);
-      mbar_arrive(empty + 8 * slot);
-      if (t + S - 1 < n) {
-        // Tile t + S - 1 into tile t - 1's slot, once every thread is done
-        // with that (tile 0 has no predecessor: slot S - 1 is still empty).
-        const int refill = slot == 0 ? S - 1 : slot - 1;
-        if (t > 0) mbar_wait(empty + 8 * refill, slot == 0 ? phase ^ 1 : phase);
-        issue(t + S - 1, refill);
-        mbar_arrive_on_copies(full + 8 * refill);
+      // Tile t + S - 1 into tile t - 1's slot, once every thread is done
+      // with that (tile 0 has no predecessor: slot S - 1 is still empty).
+      auto refill = [&] {
+        if (t + S - 1 < n) {
+          const int to = slot == 0 ? S - 1 : slot - 1;
+          if (t > 0) mbar_wait(empty + 8 * to, slot == 0 ? phase ^ 1 : phase);
+          issue(t + S - 1, to);
+          mbar_arrive_on_copies(full + 8 * to);
+        }
+      };
+      if constexpr (K::kLateCopies) {
+        multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, refill);
+        mbar_arrive(empty + 8 * slot);
+      } else {
+        multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc);
+        mbar_arrive(empty + 8 * slot);
+        refill();
       }
       if (++slot == S) slot = 0, phase ^= 1;
     }
@@ -906,9 +941,17 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       // the one refilled next.
       cp_async_wait<S - 2>();
       __syncthreads();
-      if (t + S - 1 < n) issue(t + S - 1, write_slot);
-      cp_async_commit();
-      multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
+      auto refill = [&] {
+        if (t + S - 1 < n) issue(t + S - 1, write_slot);
+        cp_async_commit();
+      };
+      if constexpr (K::kLateCopies) {
+        multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc,
+                         refill);
+      } else {
+        refill();
+        multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
+      }
       read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
       write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
     }
