@@ -13,8 +13,10 @@
 // With STAGES >= 3 (sm_80 and later) the k tiles instead go from global to
 // shared memory with cp.async into a ring of STAGES buffers in dynamic shared
 // memory (STAGES - 1 tiles in flight while one is multiplied, one barrier per
-// k tile), holding no registers for the copies. The shared layout stays
-// k-major for both operands, so the fragment reads are the same: an operand
+// k tile; the copies of the tile STAGES - 1 ahead issued as a tile starts,
+// or, with kLateCopies, after its last k step's fragment reads), holding no
+// registers for the copies. The shared layout stays k-major for both
+// operands, so the fragment reads are the same: an operand
 // stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
 // a 16-byte copy cannot transpose) 4 bytes at a time, each element straight to
 // its transposed slot; partial tiles zero-fill through the copy's source size.
@@ -871,7 +873,8 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
     // The ring through mbarriers: full[s] completes once every thread's
     // copies into slot s have landed (each thread's copies count as one
     // arrival when they do), empty[s] once every thread has read it. A
-    // thread refills the slot of tile t - 1 after its FFMAs of tile t, so
+    // thread refills the slot of tile t - 1 after its FFMAs of tile t (with
+    // K::kLateCopies, before the last k step's FFMAs), so
     // the warps of a block drift up to a tile apart where the barrier kept
     // them in step (S - 2 tiles in flight during a tile's FFMAs, the
     // barrier's S - 1). On an H100 the 128x128x16 tile by columns ran 1.12x
