@@ -912,14 +912,13 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
           mbar_arrive_on_copies(full + 8 * to);
         }
       };
-      if constexpr (K::kLateCopies) {
-        multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, refill);
-        mbar_arrive(empty + 8 * slot);
-      } else {
-        multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc);
-        mbar_arrive(empty + 8 * slot);
-        refill();
-      }
+      // With K::kLateCopies the refill runs inside the tile's multiply-adds.
+      auto late_refill = [&] {
+        if constexpr (K::kLateCopies) refill();
+      };
+      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, late_refill);
+      mbar_arrive(empty + 8 * slot);
+      if constexpr (!K::kLateCopies) refill();
       if (++slot == S) slot = 0, phase ^= 1;
     }
     // Every copy has landed (each thread waited for every tile); once every
@@ -948,13 +947,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
         if (t + S - 1 < n) issue(t + S - 1, write_slot);
         cp_async_commit();
       };
-      if constexpr (K::kLateCopies) {
-        multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc,
-                         refill);
-      } else {
-        refill();
-        multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc);
-      }
+      auto late_refill = [&] {
+        if constexpr (K::kLateCopies) refill();
+      };
+      if constexpr (!K::kLateCopies) refill();
+      multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc,
+                       late_refill);
       read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
       write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
     }
