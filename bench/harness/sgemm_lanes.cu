@@ -51,35 +51,21 @@ __host__ __device__ constexpr int pdep_lane(int v, int mask) {
   }                                                                                           \
   }
 
-using V = Variant;
-#define LANE_V(name, BASE, MASK) \
-  V { name, kgen::sgemm::launch<Lanes<BASE, MASK>>, nullptr }
-
+// Each set is one list, X(name, base, mask), that both declares the maps (LANES) and names the variants (LANE_V): a
+// variant whose map had no specialisation would run its base's lanes under the map's name.
 #if SET == 1
-LANES(SpecTile, 3)
-LANES(SpecTile, 24)
-LANES(SpecTile, 17)
-LANES(SpecTile, 5)
-LANES(SpecTile, 6)
-LANES(SpecTile, 9)
-LANES(SpecTile, 10)
-LANES(SpecTile, 12)
-LANES(SpecTile, 18)
-LANES(SpecTile, 20)
-
-static const V kVariants[] = {
-    V{"spec (lanes by column)", kgen::sgemm::launch<SpecTile>, nullptr},
-    LANE_V("lm bits 0+1 (columns)", SpecTile, 3),
-    LANE_V("lm bits 3+4 (rows)", SpecTile, 24),
-    LANE_V("lm bits 0+4 (row pairs)", SpecTile, 17),
-    LANE_V("lm bits 0+2", SpecTile, 5),
-    LANE_V("lm bits 1+2", SpecTile, 6),
-    LANE_V("lm bits 0+3", SpecTile, 9),
-    LANE_V("lm bits 1+3", SpecTile, 10),
-    LANE_V("lm bits 2+3", SpecTile, 12),
-    LANE_V("lm bits 1+4", SpecTile, 18),
-    LANE_V("lm bits 2+4", SpecTile, 20),
-};
+#define MAPS(X)                                          \
+  X("lm bits 0+1 (columns)", SpecTile, 3)                \
+  X("lm bits 3+4 (rows)", SpecTile, 24)                  \
+  X("lm bits 0+4 (row pairs)", SpecTile, 17)             \
+  X("lm bits 0+2", SpecTile, 5)                          \
+  X("lm bits 1+2", SpecTile, 6)                          \
+  X("lm bits 0+3", SpecTile, 9)                          \
+  X("lm bits 1+3", SpecTile, 10)                         \
+  X("lm bits 2+3", SpecTile, 12)                         \
+  X("lm bits 1+4", SpecTile, 18)                         \
+  X("lm bits 2+4", SpecTile, 20)
+#define SPECS V{"spec (lanes by column)", kgen::sgemm::launch<SpecTile>, nullptr},
 #else
 // The spec's 8x16 thread tiles: warps of 64x64, 3 stages, FFMA order O (0 rows, 1 rows_zigzag).
 template <int BM, int BN, int O>
@@ -88,44 +74,33 @@ using W256 = Wide<128, 256, 0>;
 using W256z = Wide<128, 256, 1>;
 using W128 = Wide<256, 128, 0>;
 using W128z = Wide<256, 128, 1>;
-LANES(W256, 28)
-LANES(W256, 7)
-LANES(W256, 13)
-LANES(W256, 21)
-LANES(W256, 25)
-LANES(W256, 14)
-LANES(W256, 22)
-LANES(W256, 26)
-LANES(W256z, 28)
-LANES(W256z, 13)
-LANES(W256z, 26)
-LANES(W128, 28)
-LANES(W128, 13)
-LANES(W128, 26)
-LANES(W128z, 28)
-LANES(W128z, 13)
-
-static const V kVariants[] = {
-    V{"128x128 spec", kgen::sgemm::launch<SpecTile>, nullptr},
-    V{"128x256 spec", kgen::sgemm::launch<W256>, nullptr},
-    LANE_V("128x256 lm 2+3+4 (rows)", W256, 28),
-    LANE_V("128x256 lm 0+1+2", W256, 7),
-    LANE_V("128x256 lm 0+2+3", W256, 13),
-    LANE_V("128x256 lm 0+2+4", W256, 21),
-    LANE_V("128x256 lm 0+3+4", W256, 25),
-    LANE_V("128x256 lm 1+2+3", W256, 14),
-    LANE_V("128x256 lm 1+2+4", W256, 22),
-    LANE_V("128x256 lm 1+3+4", W256, 26),
-    LANE_V("128x256 fz lm 2+3+4 (rows)", W256z, 28),
-    LANE_V("128x256 fz lm 0+2+3", W256z, 13),
-    LANE_V("128x256 fz lm 1+3+4", W256z, 26),
-    LANE_V("256x128 lm 2+3+4 (rows)", W128, 28),
-    LANE_V("256x128 lm 0+2+3", W128, 13),
-    LANE_V("256x128 lm 1+3+4", W128, 26),
-    LANE_V("256x128 fz lm 2+3+4 (rows)", W128z, 28),
-    LANE_V("256x128 fz lm 0+2+3", W128z, 13),
-};
+#define MAPS(X)                                          \
+  X("128x256 lm 2+3+4 (rows)", W256, 28)                 \
+  X("128x256 lm 0+1+2", W256, 7)                         \
+  X("128x256 lm 0+2+3", W256, 13)                        \
+  X("128x256 lm 0+2+4", W256, 21)                        \
+  X("128x256 lm 0+3+4", W256, 25)                        \
+  X("128x256 lm 1+2+3", W256, 14)                        \
+  X("128x256 lm 1+2+4", W256, 22)                        \
+  X("128x256 lm 1+3+4", W256, 26)                        \
+  X("128x256 fz lm 2+3+4 (rows)", W256z, 28)             \
+  X("128x256 fz lm 0+2+3", W256z, 13)                    \
+  X("128x256 fz lm 1+3+4", W256z, 26)                    \
+  X("256x128 lm 2+3+4 (rows)", W128, 28)                 \
+  X("256x128 lm 0+2+3", W128, 13)                        \
+  X("256x128 lm 1+3+4", W128, 26)                        \
+  X("256x128 fz lm 2+3+4 (rows)", W128z, 28)             \
+  X("256x128 fz lm 0+2+3", W128z, 13)
+#define SPECS                                            \
+  V{"128x128 spec", kgen::sgemm::launch<SpecTile>, nullptr}, \
+      V{"128x256 spec", kgen::sgemm::launch<W256>, nullptr},
 #endif
+
+using V = Variant;
+#define DECLARE(name, BASE, MASK) LANES(BASE, MASK)
+#define LANE_V(name, BASE, MASK) V{name, kgen::sgemm::launch<Lanes<BASE, MASK>>, nullptr},
+MAPS(DECLARE)
+static const V kVariants[] = {SPECS MAPS(LANE_V)};
 constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
 
 int main(int argc, char** argv) { return run_shapes(argc, argv, kVariants, kN, 9, no_extra); }

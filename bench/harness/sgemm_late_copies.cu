@@ -14,9 +14,10 @@
 //   /tmp/late 2048x2048x2048,4096x4096x4096,2048x2048x8192
 #include "bench/harness/sgemm_harness.h"
 
+// Cfg is LayoutCfg's tile with its copies issued at step P.
 template <int P, int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int MAP, int O, bool R,
           int SPLIT = 1>
-struct Cfg : kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, false, false, R, 0> {
+struct Cfg : LayoutCfg<BM, BN, BK, WM, WN, TM, TN, MB, S, SPLIT, MAP, O, false, false, R> {
   static constexpr int kCopyStep = P;
   static constexpr bool kCopyRuns = false;
 };
