@@ -11,7 +11,7 @@
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=2 -DSET=1 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/lanes bench/harness/sgemm_lanes.cu -lcublas
 // Results: bench/results/h200-2026-11-29-session42.md (calls 1 and 2, built on the headers of commit cc4bbab, whose
-// 128x128 tile issued its copies before the first k step; since then it issues them late: Config's kLateCopies).
+// 128x128 tile issued its copies before the first k step; since then it issues them late: Config's kCopyPlace).
 #include "bench/harness/sgemm_harness.h"
 
 #ifndef SET

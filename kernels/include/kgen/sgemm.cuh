@@ -14,7 +14,7 @@
 // shared memory with cp.async into a ring of STAGES buffers in dynamic shared
 // memory (STAGES - 1 tiles in flight while one is multiplied, one barrier per
 // k tile; the copies of the tile STAGES - 1 ahead issued as a tile starts,
-// or, with kLateCopies, after its last k step's fragment reads), holding no
+// or late in it, at its last k step: Config::kCopyPlace), holding no
 // registers for the copies. The shared layout stays k-major for both
 // operands, so the fragment reads are the same: an operand
 // stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
@@ -296,6 +296,14 @@ struct AsyncLoader {
   }
 };
 
+// CopyPlace is where in a k tile the cp.async pipeline issues the copies of
+// the tile kStages - 1 ahead (Config::kCopyPlace, mainloop_async):
+// kCopiesFirst before the tile's first fragment reads (with the mbarrier
+// ring, after the previous tile's multiply-adds); kCopiesBeforeLastStep
+// before its last k step's fragment reads; kCopiesLate after them, before
+// that step's multiply-adds.
+enum CopyPlace { kCopiesFirst, kCopiesBeforeLastStep, kCopiesLate };
+
 // Config fixes one instance: tiles, occupancy hint, whether 16-byte global
 // accesses are allowed, the storage orders of A and B, the pipeline depth
 // (2: through registers; 3 to 5: cp.async), the most blocks sharing the
@@ -384,25 +392,27 @@ struct Config {
   static constexpr bool kShiftedLoses =
       !kAKContig && !kBKContig && SPLIT_K_ == 1 && LANE_MAP_ == 1 && FMA_ORDER_ == 1;
   static constexpr bool kShiftedStore = TN == 8 && !kStagedStore && !kShiftedLoses;
-  // With kLateCopies mainloop_async issues the copies of the tile kStages - 1
-  // ahead after the fragment reads of a tile's last k step, not before its
-  // first: the 128x128x16 tile of 8x8 threads by columns in rows_zigzag
-  // order (every tiling of it: splits, tails, stream-K, packing). Issued
-  // first, the copies sit in the memory pipe ahead of the tile's first
-  // fragment reads, which wait for them (per-instruction sampling,
-  // bench/results/h200-2026-11-28-session36.md). On an H200, against the
-  // same kernel with the copies first, in one run, x cuBLAS at 2048^3:
-  // tn 0.975 -> 0.988, nn 0.983 -> 0.997, nt 0.990 -> 1.005, tt 1.025 ->
-  // 1.040, and 0.7-1.6% at 4096^3 and 2048x2048x8192. Not the other tiles:
-  // the same tile in quads_zigzag or rows order ran tn 2-9% slower (the
-  // other layouts 0.4-2% faster), 4 splits of 128x128x8 tn 4-6% faster but
-  // the others 4-5% slower, the 8x16 thread tiles 1-3% slower in tn and
-  // nn (with the copies before the last step's reads instead, 1-6% faster
-  // in every layout, still behind this tile; not in the table's picks yet)
+  // kCopyPlace is where in a tile mainloop_async issues the copies of the
+  // tile kStages - 1 ahead (CopyPlace). kCopiesLate: the 128x128x16 tile of
+  // 8x8 threads by columns in rows_zigzag order (every tiling of it:
+  // splits, tails, stream-K, packing). Issued first, the copies sit in the
+  // memory pipe ahead of the tile's first fragment reads, which wait for
+  // them (per-instruction sampling, bench/results/
+  // h200-2026-11-28-session36.md). On an H200, against the same kernel with
+  // the copies first, in one run, x cuBLAS at 2048^3: tn 0.975 -> 0.988, nn
+  // 0.983 -> 0.997, nt 0.990 -> 1.005, tt 1.025 -> 1.040, and 0.7-1.6% at
+  // 4096^3 and 2048x2048x8192. Not the other tiles: the same tile in
+  // quads_zigzag or rows order ran tn 2-9% slower (the other layouts
+  // 0.4-2% faster), 4 splits of 128x128x8 tn 4-6% faster but the others
+  // 4-5% slower, the 8x16 thread tiles 1-3% slower in tn and nn (with the
+  // copies before the last step's reads instead, 1-6% faster in every
+  // layout, still behind this tile; not in the table's picks yet)
   // (bench/harness/sgemm_late_copies.cu,
   // bench/results/h200-2026-11-29-session42.md).
-  static constexpr bool kLateCopies = kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 &&
-                                      LANE_MAP_ == 1 && FMA_ORDER_ == 1;
+  static constexpr CopyPlace kCopyPlace =
+      kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 && LANE_MAP_ == 1 && FMA_ORDER_ == 1
+          ? kCopiesLate
+          : kCopiesFirst;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -525,7 +535,7 @@ __device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
   thread_offsets_of<K>(threadIdx.x, a_off, b_off);
 }
 
-// Nothing is a step that does nothing (multiply_tile's after_reads).
+// Nothing is a step that does nothing (multiply_tile's copies).
 struct Nothing {
   __device__ void operator()() const {}
 };
@@ -537,13 +547,15 @@ struct Nothing {
 // up to 9% (bench/harness/sgemm_variants.cu -DSET=4,
 // bench/results/h100-2026-11-24-session13.md). The zigzags end one row
 // where the next begins, so the B value at the turn is reused.
-// after_reads runs once, between the last k step's fragment reads and its
-// multiply-adds (mainloop_async's late copies: K::kLateCopies).
-template <class K, class AfterReads = Nothing>
+// copies runs once, at the last k step where K::kCopyPlace says (before or
+// after its fragment reads; never with kCopiesFirst: mainloop_async issues
+// those copies itself).
+template <class K, class Copies = Nothing>
 __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, int a_off, int b_off,
-                                              float (&acc)[K::TM][K::TN], AfterReads&& after_reads = AfterReads()) {
+                                              float (&acc)[K::TM][K::TN], Copies&& copies = Copies()) {
 #pragma unroll
   for (int kk = 0; kk < K::BK; ++kk) {
+    if (K::kCopyPlace == kCopiesBeforeLastStep && kk == K::BK - 1) copies();
     float a[K::TM], b[K::TN];
 #pragma unroll
     for (int g = 0; g < K::kGroupsM; ++g) {
@@ -555,7 +567,7 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
       const float4 t = *reinterpret_cast<const float4*>(&sB[kk * K::LoaderB::kRow + b_off + g * K::kGroupStrideN]);
       b[g * 4 + 0] = t.x, b[g * 4 + 1] = t.y, b[g * 4 + 2] = t.z, b[g * 4 + 3] = t.w;
     }
-    if (kk == K::BK - 1) after_reads();
+    if (K::kCopyPlace == kCopiesLate && kk == K::BK - 1) copies();
     // Quadrants of QM x QN in turn (order 2: 4x4; else the whole tile),
     // each row by row, odd rows reversed unless the order is 0.
     constexpr int QM = K::kFmaOrder == 2 ? 4 : K::TM, QN = K::kFmaOrder == 2 ? 4 : K::TN;
@@ -873,8 +885,8 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
     // The ring through mbarriers: full[s] completes once every thread's
     // copies into slot s have landed (each thread's copies count as one
     // arrival when they do), empty[s] once every thread has read it. A
-    // thread refills the slot of tile t - 1 after its FFMAs of tile t (with
-    // K::kLateCopies, before the last k step's FFMAs), so
+    // thread refills the slot of tile t - 1 after its FFMAs of tile t (or
+    // within them, at the last k step: K::kCopyPlace), so
     // the warps of a block drift up to a tile apart where the barrier kept
     // them in step (S - 2 tiles in flight during a tile's FFMAs, the
     // barrier's S - 1). On an H100 the 128x128x16 tile by columns ran 1.12x
@@ -912,13 +924,14 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
           mbar_arrive_on_copies(full + 8 * to);
         }
       };
-      // With K::kLateCopies the refill runs inside the tile's multiply-adds.
-      auto late_refill = [&] {
-        if constexpr (K::kLateCopies) refill();
+      // Unless K::kCopyPlace puts it first, the refill runs inside the tile's
+      // multiply-adds.
+      auto refill_in_tile = [&] {
+        if constexpr (K::kCopyPlace != kCopiesFirst) refill();
       };
-      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, late_refill);
+      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, refill_in_tile);
       mbar_arrive(empty + 8 * slot);
-      if constexpr (!K::kLateCopies) refill();
+      if constexpr (K::kCopyPlace == kCopiesFirst) refill();
       if (++slot == S) slot = 0, phase ^= 1;
     }
     // Every copy has landed (each thread waited for every tile); once every
@@ -947,12 +960,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
         if (t + S - 1 < n) issue(t + S - 1, write_slot);
         cp_async_commit();
       };
-      auto late_refill = [&] {
-        if constexpr (K::kLateCopies) refill();
+      auto refill_in_tile = [&] {
+        if constexpr (K::kCopyPlace != kCopiesFirst) refill();
       };
-      if constexpr (!K::kLateCopies) refill();
+      if constexpr (K::kCopyPlace == kCopiesFirst) refill();
       multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc,
-                       late_refill);
+                       refill_in_tile);
       read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
       write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
     }
