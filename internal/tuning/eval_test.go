@@ -24,8 +24,8 @@ import (
 // session 23's with the mbarrier ring and session 24's with the fill
 // splits counting their reduction (2026-11-27), and session 25's, those
 // times with the small tiles' fill splits measured beside them, the
-// committed one (kernels/tuning/); and the H200's, in sessions 33-35, 37
-// and 38.
+// committed one (kernels/tuning/); and the H200's, in sessions 33-35, 37,
+// 38 and 43.
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -209,7 +209,7 @@ var sgemmTimes = []struct {
 	// Between: 1.101x nn (221^3), 1.215x nt (156^3), 1.110x tn
 	// (466x2321x233), 1.130x tt (156^3); 3, 6, 6, 6 over 5% (21);
 	// leave-one-out: 1.170, 1.281, 1.527, 1.360 (4, 7, 7, 7). The H200's
-	// session 38 table, the committed nvidia-h200.yaml: the tail-splitting
+	// session 38 table (nvidia-h200.yaml until session 43): the tail-splitting
 	// instances (tc) since kgen::tail_plan counts a round of clusters
 	// alone where the GPU places it one block an SM, and tn's rows_zigzag
 	// 128x128 kernel by columns and the instances that run it since it
@@ -218,6 +218,15 @@ var sgemmTimes = []struct {
 	// TailPlan before session 38 left 30 over 5% out of the grid, 1.212x
 	// nn at worst, and scored the same between the grid shapes.
 	{"../../bench/results/h200-2026-11-29-session38-call4-tune-sgemm-merged-raw.json.gz", 1.22, 1.53, 21, 25, true},
+	// Between: 1.213x nn (221^3), 1.215x nt (156^3), 1.211x tn
+	// (6888x6888x156), 1.182x tt (6888x6888x156); 4, 8, 7, 7 over 5% (26);
+	// leave-one-out: 1.170, 1.261, 1.527, 1.360 (4, 6, 5, 7). The H200's
+	// session 43 table, the committed nvidia-h200.yaml: the instances whose
+	// kernels issue their copies late in a tile (Config::kCopyPlace: the
+	// 8x16 thread tiles since session 43, the 128x128 tile by columns in
+	// rows_zigzag and its tilings since session 42) measured alone (seed
+	// 25, -iters 10) and merged with session 38's times of the others.
+	{"../../bench/results/h200-2026-11-29-session43-call3-tune-sgemm-merged-raw.json.gz", 1.22, 1.53, 26, 22, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan

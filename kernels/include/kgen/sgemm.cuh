@@ -393,26 +393,34 @@ struct Config {
       !kAKContig && !kBKContig && SPLIT_K_ == 1 && LANE_MAP_ == 1 && FMA_ORDER_ == 1;
   static constexpr bool kShiftedStore = TN == 8 && !kStagedStore && !kShiftedLoses;
   // kCopyPlace is where in a tile mainloop_async issues the copies of the
-  // tile kStages - 1 ahead (CopyPlace). kCopiesLate: the 128x128x16 tile of
-  // 8x8 threads by columns in rows_zigzag order (every tiling of it:
-  // splits, tails, stream-K, packing). Issued first, the copies sit in the
+  // tile kStages - 1 ahead (CopyPlace). Issued first, the copies sit in the
   // memory pipe ahead of the tile's first fragment reads, which wait for
   // them (per-instruction sampling, bench/results/
-  // h200-2026-11-28-session36.md). On an H200, against the same kernel with
-  // the copies first, in one run, x cuBLAS at 2048^3: tn 0.975 -> 0.988, nn
-  // 0.983 -> 0.997, nt 0.990 -> 1.005, tt 1.025 -> 1.040, and 0.7-1.6% at
-  // 4096^3 and 2048x2048x8192. Not the other tiles: the same tile in
-  // quads_zigzag or rows order ran tn 2-9% slower (the other layouts
-  // 0.4-2% faster), 4 splits of 128x128x8 tn 4-6% faster but the others
-  // 4-5% slower, the 8x16 thread tiles 1-3% slower in tn and nn (with the
-  // copies before the last step's reads instead, 1-6% faster in every
-  // layout, still behind this tile; not in the table's picks yet)
-  // (bench/harness/sgemm_late_copies.cu,
-  // bench/results/h200-2026-11-29-session42.md).
+  // h200-2026-11-28-session36.md and h200-2026-11-29-session42.md). Where
+  // else they go is measured per tile, on an H200, against the same kernel
+  // with the copies first, in one run:
+  // - kCopiesLate: the 128x128x16 tile of 8x8 threads by columns in
+  //   rows_zigzag order (every tiling of it: splits, tails, stream-K,
+  //   packing). x cuBLAS at 2048^3: tn 0.975 -> 0.988, nn 0.983 -> 0.997,
+  //   nt 0.990 -> 1.005, tt 1.025 -> 1.040; 0.7-1.6% at 4096^3 and
+  //   2048x2048x8192. The same tile in quads_zigzag or rows order ran tn
+  //   2-9% slower (the other layouts 0.4-2% faster), 4 splits of 128x128x8
+  //   tn 4-6% faster but the others 4-5% slower (bench/harness/
+  //   sgemm_late_copies.cu, bench/results/h200-2026-11-29-session42.md).
+  // - The 8x16 thread tiles (128x256x16, 256x128x16): split (k4, k32f),
+  //   kCopiesLate, 0.1-6.3% faster in every layout at the shapes the tables
+  //   run them at (768^3 to 8192 x 128 x 8192) and 2048^3; 1024^3 x cuBLAS:
+  //   nn 1.100 -> 1.145 (128x256 k4), nt 1.065 -> 1.087 (256x128 k32f), tn
+  //   0.999 -> 1.014, tt 1.090 -> 1.096. Whole, kCopiesBeforeLastStep,
+  //   0-6.7% faster there (late was slower in some: 2048^3 nn 0.957 ->
+  //   0.936) (bench/harness/sgemm_copy_place.cu,
+  //   bench/results/h200-2026-11-29-session43.md).
+  static constexpr bool kTile8x16 = kAsync && BK == 16 && TM == 8 && TN == 16 && LANE_MAP_ == 0 && FMA_ORDER_ == 0;
   static constexpr CopyPlace kCopyPlace =
       kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 && LANE_MAP_ == 1 && FMA_ORDER_ == 1
           ? kCopiesLate
-          : kCopiesFirst;
+      : kTile8x16 ? (SPLIT_K_ > 1 ? kCopiesLate : kCopiesBeforeLastStep)
+                  : kCopiesFirst;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
