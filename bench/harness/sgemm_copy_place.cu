@@ -4,9 +4,10 @@
 // every layout; the tables run these tiles split (k4, k32f) at 768^3, 1024^3 and on long or skinny shapes, where
 // that was not measured. Each variant shadows Config's kCopyPlace (kgen::sgemm::CopyPlace: first, before the last
 // step's reads, late), whole, 4 splits and fill splits (up to 32), of 128x256x16 and 256x128x16 (64x64 warps, 3
-// stages, lanes by row, FFMAs by row: the spec's). One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
+// stages, lanes by row, FFMAs by row: the spec's) (-DSET=1, call 1); -DSET=2 (call 4) the 128x128x16 tile by columns
+// split, in quads_zigzag and rows_zigzag order. One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
 // checked against cuBLAS first, then timed in interleaved rounds over operand sets rotated past the 50 MB L2
-// (bench/harness/sgemm_harness.h). Build on the GPU machine:
+// (bench/harness/sgemm_harness.h). Results: bench/results/h200-2026-11-29-session43.md. Build on the GPU machine:
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=2 -I kernels/include -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/place bench/harness/sgemm_copy_place.cu -lcublas
 //   /tmp/place 768x768x768,1024x1024x1024,2048x2048x2048
@@ -31,11 +32,33 @@ struct Cfg : LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, false, FILL
   VAR(name " first", kCopiesFirst, __VA_ARGS__), VAR(name " before", kCopiesBeforeLastStep, __VA_ARGS__), \
       VAR(name " late", kCopiesLate, __VA_ARGS__)
 
+#ifndef SET
+#define SET 1
+#endif
+
+#if SET == 2
+// Call 4: the 128x128x16 tile of 8x8 threads by columns (32x64 warps, 3 stages, the ring where the layout has a
+// k-contiguous operand) split as the tables run it: in quads_zigzag FFMA order (nt's pick at 1024^3 and on skinny
+// shapes), and in rows_zigzag (late since session 42) for reference.
+template <CopyPlace P, int ORDER, int SPLIT, bool FILL>
+struct Cfg8 : LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, false, FILL, kRing> {
+  static constexpr CopyPlace kCopyPlace = P;
+};
+#define VAR8(name, ...) \
+  Variant { name, kgen::sgemm::launch<Cfg8<__VA_ARGS__>>, kgen::workspace_bytes<Cfg8<__VA_ARGS__>> }
+static const Variant kVariants[] = {
+    VAR8("fq k32f first", kCopiesFirst, 2, 32, true),  VAR8("fq k32f before", kCopiesBeforeLastStep, 2, 32, true),
+    VAR8("fq k32f late", kCopiesLate, 2, 32, true),    VAR8("fq k4 first", kCopiesFirst, 2, 4, false),
+    VAR8("fq k4 before", kCopiesBeforeLastStep, 2, 4, false), VAR8("fq k4 late", kCopiesLate, 2, 4, false),
+    VAR8("fz k32f first", kCopiesFirst, 1, 32, true),  VAR8("fz k32f late", kCopiesLate, 1, 32, true),
+};
+#else
 static const Variant kVariants[] = {
     PLACES("128x256", 128, 256, 1, false),     PLACES("128x256 k4", 128, 256, 4, false),
     PLACES("128x256 k32f", 128, 256, 32, true), PLACES("256x128", 256, 128, 1, false),
     PLACES("256x128 k4", 256, 128, 4, false),  PLACES("256x128 k32f", 256, 128, 32, true),
 };
+#endif
 constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
 
 int main(int argc, char** argv) { return run_shapes(argc, argv, kVariants, kN, 9, no_extra); }

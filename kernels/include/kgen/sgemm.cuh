@@ -407,6 +407,13 @@ struct Config {
   //   2-9% slower (the other layouts 0.4-2% faster), 4 splits of 128x128x8
   //   tn 4-6% faster but the others 4-5% slower (bench/harness/
   //   sgemm_late_copies.cu, bench/results/h200-2026-11-29-session42.md).
+  // - kCopiesLate: that tile in quads_zigzag order split (k4, k32f), but
+  //   not in tn, where it ran up to 3.5% slower late (1024^3 x cuBLAS:
+  //   1.001 -> 0.974). Elsewhere, at the shapes the tables run it at: nn
+  //   2.7-7.5% faster (1024^3 1.085 -> 1.147), tt 2.9-7.3% (1.058 ->
+  //   1.116), nt -0.3 to +1.6% (1.136 -> 1.147) (bench/harness/
+  //   sgemm_copy_place.cu -DSET=2, bench/results/
+  //   h200-2026-11-29-session43.md).
   // - The 8x16 thread tiles (128x256x16, 256x128x16): split (k4, k32f),
   //   kCopiesLate, 0.1-6.3% faster in every layout at the shapes the tables
   //   run them at (768^3 to 8192 x 128 x 8192) and 2048^3; 1024^3 x cuBLAS:
@@ -415,12 +422,16 @@ struct Config {
   //   0-6.7% faster there (late was slower in some: 2048^3 nn 0.957 ->
   //   0.936) (bench/harness/sgemm_copy_place.cu,
   //   bench/results/h200-2026-11-29-session43.md).
+  static constexpr bool kTile8x8ByColumns =
+      kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 && LANE_MAP_ == 1;
   static constexpr bool kTile8x16 = kAsync && BK == 16 && TM == 8 && TN == 16 && LANE_MAP_ == 0 && FMA_ORDER_ == 0;
+  static constexpr bool kSplitNotTn = SPLIT_K_ > 1 && (kAKContig || kBKContig);
   static constexpr CopyPlace kCopyPlace =
-      kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 && LANE_MAP_ == 1 && FMA_ORDER_ == 1
-          ? kCopiesLate
-      : kTile8x16 ? (SPLIT_K_ > 1 ? kCopiesLate : kCopiesBeforeLastStep)
-                  : kCopiesFirst;
+      kTile8x8ByColumns && FMA_ORDER_ == 1                  ? kCopiesLate
+      : kTile8x8ByColumns && FMA_ORDER_ == 2 && kSplitNotTn ? kCopiesLate
+      : kTile8x16 && SPLIT_K_ > 1                           ? kCopiesLate
+      : kTile8x16                                           ? kCopiesBeforeLastStep
+                                                              : kCopiesFirst;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
