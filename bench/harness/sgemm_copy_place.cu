@@ -18,17 +18,25 @@ using kgen::sgemm::kCopiesBeforeLastStep;
 using kgen::sgemm::kCopiesFirst;
 using kgen::sgemm::kCopiesLate;
 
-// Cfg is the spec's 8x16 thread tile of BM x BN x 16 in this build's layout, SPLIT-way split (FILL: up to SPLIT,
-// the fewest whose launch finishes first), with its copies issued at P.
-template <CopyPlace P, int BM, int BN, int SPLIT, bool FILL>
-struct Cfg : LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, false, FILL> {
+// Placed is the tile Base with its copies issued at P.
+template <CopyPlace P, class Base>
+struct Placed : Base {
   static constexpr CopyPlace kCopyPlace = P;
 };
+// Tile8x16 is the spec's 8x16 thread tile of BM x BN x 16 in this build's layout (64x64 warps, 3 stages, lanes and
+// FFMAs by row), SPLIT-way split (FILL: up to SPLIT, the fewest whose launch finishes first).
+template <int BM, int BN, int SPLIT, bool FILL>
+using Tile8x16 = LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, false, FILL>;
+// Tile8x8 is the spec's 128x128x16 tile of 8x8 threads by columns (32x64 warps, 3 stages, the ring where the layout
+// has a k-contiguous operand) in FFMA order ORDER, split as Tile8x16.
+template <int ORDER, int SPLIT, bool FILL>
+using Tile8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, false, FILL, kRing>;
 
-#define VAR(name, ...) \
-  Variant { name, kgen::sgemm::launch<Cfg<__VA_ARGS__>>, kgen::workspace_bytes<Cfg<__VA_ARGS__>> }
-// PLACES is a tiling's three variants, one per place.
-#define PLACES(name, ...)                                                                      \
+// VAR is the tile of its last arguments with its copies at P.
+#define VAR(name, P, ...) \
+  Variant { name, kgen::sgemm::launch<Placed<P, __VA_ARGS__>>, kgen::workspace_bytes<Placed<P, __VA_ARGS__>> }
+// PLACES is a tile's three variants, one per place.
+#define PLACES(name, ...)                                                                                  \
   VAR(name " first", kCopiesFirst, __VA_ARGS__), VAR(name " before", kCopiesBeforeLastStep, __VA_ARGS__), \
       VAR(name " late", kCopiesLate, __VA_ARGS__)
 
@@ -37,26 +45,19 @@ struct Cfg : LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, false, FILL
 #endif
 
 #if SET == 2
-// Call 4: the 128x128x16 tile of 8x8 threads by columns (32x64 warps, 3 stages, the ring where the layout has a
-// k-contiguous operand) split as the tables run it: in quads_zigzag FFMA order (nt's pick at 1024^3 and on skinny
-// shapes), and in rows_zigzag (late since session 42) for reference.
-template <CopyPlace P, int ORDER, int SPLIT, bool FILL>
-struct Cfg8 : LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, false, FILL, kRing> {
-  static constexpr CopyPlace kCopyPlace = P;
-};
-#define VAR8(name, ...) \
-  Variant { name, kgen::sgemm::launch<Cfg8<__VA_ARGS__>>, kgen::workspace_bytes<Cfg8<__VA_ARGS__>> }
+// Call 4: the 128x128 tile split as the tables run it: in quads_zigzag FFMA order (nt's pick at 1024^3 and on
+// skinny shapes), and in rows_zigzag (late since session 42) for reference.
 static const Variant kVariants[] = {
-    VAR8("fq k32f first", kCopiesFirst, 2, 32, true),  VAR8("fq k32f before", kCopiesBeforeLastStep, 2, 32, true),
-    VAR8("fq k32f late", kCopiesLate, 2, 32, true),    VAR8("fq k4 first", kCopiesFirst, 2, 4, false),
-    VAR8("fq k4 before", kCopiesBeforeLastStep, 2, 4, false), VAR8("fq k4 late", kCopiesLate, 2, 4, false),
-    VAR8("fz k32f first", kCopiesFirst, 1, 32, true),  VAR8("fz k32f late", kCopiesLate, 1, 32, true),
+    PLACES("fq k32f", Tile8x8<2, 32, true>),
+    PLACES("fq k4", Tile8x8<2, 4, false>),
+    VAR("fz k32f first", kCopiesFirst, Tile8x8<1, 32, true>),
+    VAR("fz k32f late", kCopiesLate, Tile8x8<1, 32, true>),
 };
 #else
 static const Variant kVariants[] = {
-    PLACES("128x256", 128, 256, 1, false),     PLACES("128x256 k4", 128, 256, 4, false),
-    PLACES("128x256 k32f", 128, 256, 32, true), PLACES("256x128", 256, 128, 1, false),
-    PLACES("256x128 k4", 256, 128, 4, false),  PLACES("256x128 k32f", 256, 128, 32, true),
+    PLACES("128x256", Tile8x16<128, 256, 1, false>),     PLACES("128x256 k4", Tile8x16<128, 256, 4, false>),
+    PLACES("128x256 k32f", Tile8x16<128, 256, 32, true>), PLACES("256x128", Tile8x16<256, 128, 1, false>),
+    PLACES("256x128 k4", Tile8x16<256, 128, 4, false>),  PLACES("256x128 k32f", Tile8x16<256, 128, 32, true>),
 };
 #endif
 constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);

@@ -943,12 +943,9 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
           mbar_arrive_on_copies(full + 8 * to);
         }
       };
-      // Unless K::kCopyPlace puts it first, the refill runs inside the tile's
-      // multiply-adds.
-      auto refill_in_tile = [&] {
-        if constexpr (K::kCopyPlace != kCopiesFirst) refill();
-      };
-      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, refill_in_tile);
+      // Unless K::kCopyPlace puts it first, multiply_tile runs the refill
+      // inside the tile's multiply-adds.
+      multiply_tile<K>(smem_a + slot * K::kStageA, smem_b + slot * K::kStageB, a_off, b_off, acc, refill);
       mbar_arrive(empty + 8 * slot);
       if constexpr (K::kCopyPlace == kCopiesFirst) refill();
       if (++slot == S) slot = 0, phase ^= 1;
@@ -979,12 +976,8 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
         if (t + S - 1 < n) issue(t + S - 1, write_slot);
         cp_async_commit();
       };
-      auto refill_in_tile = [&] {
-        if constexpr (K::kCopyPlace != kCopiesFirst) refill();
-      };
       if constexpr (K::kCopyPlace == kCopiesFirst) refill();
-      multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc,
-                       refill_in_tile);
+      multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc, refill);
       read_slot = read_slot == S - 1 ? 0 : read_slot + 1;
       write_slot = write_slot == S - 1 ? 0 : write_slot + 1;
     }
