@@ -25,7 +25,7 @@ import (
 // splits counting their reduction (2026-11-27), and session 25's, those
 // times with the small tiles' fill splits measured beside them, the
 // committed one (kernels/tuning/); and the H200's, in sessions 33-35, 37,
-// 38 and 43.
+// 38, 43 and 44.
 var sgemmTimes = []struct {
 	path string
 	// Worst picks between the grid shapes and left out of the grid, and
@@ -221,12 +221,20 @@ var sgemmTimes = []struct {
 	// Between: 1.213x nn (221^3), 1.215x nt (156^3), 1.211x tn
 	// (6888x6888x156), 1.182x tt (6888x6888x156); 4, 8, 7, 7 over 5% (26);
 	// leave-one-out: 1.170, 1.261, 1.527, 1.360 (4, 6, 5, 7). The H200's
-	// session 43 table, the committed nvidia-h200.yaml: the instances whose
+	// session 43 table (nvidia-h200.yaml until session 44): the instances whose
 	// kernels issue their copies late in a tile (Config::kCopyPlace: the
 	// 8x16 thread tiles since session 43, the 128x128 tile by columns in
 	// rows_zigzag and its tilings since session 42) measured alone (seed
 	// 25, -iters 10) and merged with session 38's times of the others.
 	{"../../bench/results/h200-2026-11-29-session43-call3-tune-sgemm-merged-raw.json.gz", 1.22, 1.53, 26, 22, true},
+	// Between: as session 43's (4, 8, 7, 7 over 5%: 26); leave-one-out:
+	// 1.170, 1.273, 1.527, 1.691 (tt 128^3; 5, 7, 5, 7). The H200's session
+	// 44 table, the committed nvidia-h200.yaml: the split instances of the
+	// 128x128 tile by columns in quads_zigzag (nn, nt, tt), whose copies go
+	// late since session 43, measured alone (seed 25, -iters 10) and merged
+	// with session 43's times of the others. They are now the fastest at
+	// 1024^3 in nn and nt (k4) and tt (k32f).
+	{"../../bench/results/h200-2026-11-29-session44-call2-tune-sgemm-merged-raw.json.gz", 1.22, 1.70, 26, 24, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan
