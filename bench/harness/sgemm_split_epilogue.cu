@@ -1,0 +1,170 @@
+// Harness (session 44): what summing a split tile's partial sums costs, at the shapes where the dispatch tables
+// split k (768^3, 1024^3, long K), and three other ways of summing them, from bench/harness/sgemm-split-epilogue.patch
+// (which this harness needs). Each split tile runs as the spec builds it ("ws": the partial tiles to the workspace,
+// then reduce_splits launched early) and as its GEMM kernel alone ("gemm only": the partial tiles written, never
+// summed; C is left as it was, so its check against cuBLAS fails by design; its time bounds what any way of summing
+// could save), and a third way:
+// - "spread" (the default build, call 3): a cooperative launch (every block resident at once), whose splits of a tile
+//   each write their partial tile as "ws" does, wait until all have, then each sum and store their share of the
+//   tile's rows, in split order as reduce_splits does, in the GEMM kernel;
+// - "owner" (-DWITH_OWNER=1, call 1): the first S - 1 splits of a tile write their partial tiles and count
+//   themselves in a flag; the last split, dispatched after them, adds those in split order and its own sums last,
+//   then stores C.
+// Both sum as reduce_splits does: their checks must match "ws"'s. -DSET=2 (call 4): "pairs", 4-split tiles in
+// clusters of 2 along the split, each pair summing its two partial tiles through distributed shared memory into one
+// partial C of the workspace, reduce_splits adding the 2 of those (other sums than "ws"'s), against the same tiles
+// through the workspace. Aligned shapes only (the patch is in the kernel without edges): a shape that is not a whole
+// number of a tile's stops the run (launch -100). One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
+// checked against cuBLAS first, then timed in interleaved rounds over operand sets rotated past the 50 MB L2
+// (bench/harness/sgemm_harness.h). Results: bench/results/h200-2026-11-29-session44.md. Build on the GPU machine,
+// with the patch applied to a copy of the headers:
+//   cp -r kernels/include /tmp/pinc && patch -d /tmp/pinc -p3 < bench/harness/sgemm-split-epilogue.patch
+//   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=0 -I /tmp/pinc -I . \
+//     -gencode=arch=compute_90,code=sm_90 -o /tmp/split_epi bench/harness/sgemm_split_epilogue.cu -lcublas
+//   /tmp/split_epi 768x768x768,1024x1024x1024,512x512x8192,1024x1024x8192
+#include "bench/harness/sgemm_harness.h"
+
+// Owner is the tile Base summing its splits in its last split (the patch's SplitOwner).
+template <class Base>
+struct Owner : Base {
+  static constexpr bool kSplitOwner = true;
+};
+
+// Pairs is the cluster-summing tile Base summing its splits two at a time (the patch's SplitPairs).
+template <class Base>
+struct Pairs : Base {
+  static constexpr bool kSplitPairs = true;
+};
+
+// Spread is the tile Base summing its splits spread over them (the patch's SplitSpread).
+template <class Base>
+struct Spread : Base {
+  static constexpr bool kSplitSpread = true;
+};
+
+// launch_gemm is kgen::sgemm::launch's GEMM kernel on an aligned problem (the kernel without edges), split as launch
+// splits it, without the reduction that launch starts after it.
+template <class K>
+int launch_gemm(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                float beta, float* C, int64_t ldc, void* ws, int64_t, cudaStream_t stream) {
+  namespace s = kgen::sgemm;
+  if (s::edges_kind<K>(M, N, A, lda, B, ldb) != s::kEdgesNone) return -100;  // not a harness shape
+  if (const cudaError_t e = s::prepare<K>(); e != cudaSuccess) return e;
+  const int64_t blocks = int64_t{kgen::ceil_div(M, K::BM)} * kgen::ceil_div(N, K::BN);
+  const auto kernel = s::gemm_kernel<K, s::kEdgesNone>;
+  int splits = kgen::splits_for<K>(M, N, Kd);
+  if constexpr (K::kFill) {
+    splits = kgen::fill_splits_on<K>(kernel, K::kThreads, K::kSmemBytes, blocks, kgen::ceil_div(Kd, K::BK), splits);
+  }
+  const bool early = kgen::kArch >= 90 && K::kEarly && kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
+  const dim3 grid(static_cast<unsigned>(blocks), splits);
+  if constexpr (kgen::sgemm::SplitSpread<K>::value) {
+    // Cooperative (and early where the spec's launch is): the launch fails where the blocks do not all fit at once.
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(K::kThreads);
+    cfg.dynamicSmemBytes = K::kSmemBytes;
+    cfg.stream = stream;
+    cudaLaunchAttribute attr[2];
+    attr[0].id = cudaLaunchAttributeCooperative;
+    attr[0].val.cooperative = 1;
+    attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[1].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = attr;
+    cfg.numAttrs = early ? 2 : 1;
+    const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+                                               static_cast<float*>(ws));
+    const cudaError_t last = cudaGetLastError();
+    return err != cudaSuccess ? err : last;
+  }
+  return kgen::launch_in_clusters(early, 1, kernel, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha,
+                                  A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
+}
+
+// launch_pairs is launch_gemm for a Pairs tiling in clusters of 2 splits along grid y (an even number of them), then
+// reduce_splits over the pairs' sums.
+template <class K>
+int launch_pairs(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                 float beta, float* C, int64_t ldc, void* ws, int64_t, cudaStream_t stream) {
+  namespace s = kgen::sgemm;
+  if (s::edges_kind<K>(M, N, A, lda, B, ldb) != s::kEdgesNone) return -100;  // not a harness shape
+  const int splits = kgen::splits_for<K>(M, N, Kd);
+  if (splits % 2 != 0) return -101;
+  if (const cudaError_t e = s::prepare<K>(); e != cudaSuccess) return e;
+  const int64_t blocks = int64_t{kgen::ceil_div(M, K::BM)} * kgen::ceil_div(N, K::BN);
+  const auto kernel = s::gemm_kernel<K, s::kEdgesNone>;
+  const bool early = kgen::kArch >= 90 && K::kEarly && kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
+  cudaError_t e = kgen::launch_in_clusters(early, 2, kernel, dim3(static_cast<unsigned>(blocks), splits),
+                                           dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb,
+                                           beta, C, ldc, static_cast<float*>(ws));
+  if (e == cudaSuccess) {
+    e = kgen::launch_reduce<K, kgen::F32>(M, N, splits / 2, alpha, static_cast<const float*>(ws), beta, C, ldc, stream);
+  }
+  return e;
+}
+
+// Tile8x16 is the spec's 8x16 thread tile of BM x BN x 16 (64x64 warps, 3 stages, lanes and FFMAs by row), SPLIT-way
+// split (FILL: up to SPLIT, the fewest whose launch finishes first); Tile8x8 the spec's 128x128x16 tile of 8x8
+// threads by columns (32x64 warps, 3 stages, the ring where the layout has a k-contiguous operand) in FFMA order
+// ORDER, split as Tile8x16.
+template <int BM, int BN, int SPLIT, bool FILL>
+using Tile8x16 = LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, false, FILL>;
+template <int ORDER, int SPLIT, bool FILL>
+using Tile8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, false, FILL, kRing>;
+// Cluster8x16 and Cluster8x8 are those tiles SPLIT-way split and summing in clusters.
+template <int BM, int BN, int SPLIT>
+using Cluster8x16 = LayoutCfg<BM, BN, 16, 64, 64, 8, 16, 1, 3, SPLIT, 0, 0, true>;
+template <int ORDER, int SPLIT>
+using Cluster8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, true, false, kRing>;
+
+#ifndef WITH_OWNER
+#define WITH_OWNER 0
+#endif
+// WAYS is a split tile's three variants.
+#if WITH_OWNER
+#define THIRD(name, ...) \
+  Variant { name " owner", launch_gemm<Owner<__VA_ARGS__>>, kgen::workspace_bytes<__VA_ARGS__> }
+#else
+#define THIRD(name, ...) \
+  Variant { name " spread", launch_gemm<Spread<__VA_ARGS__>>, kgen::workspace_bytes<__VA_ARGS__> }
+#endif
+#define WAYS(name, ...)                                                                     \
+  Variant{name " ws", kgen::sgemm::launch<__VA_ARGS__>, kgen::workspace_bytes<__VA_ARGS__>}, \
+      Variant{name " gemm only", launch_gemm<__VA_ARGS__>, kgen::workspace_bytes<__VA_ARGS__>}, THIRD(name, __VA_ARGS__)
+
+#ifndef SET
+#define SET 1
+#endif
+#if SET == 2
+// Call 4: a 4-split tile summing its splits two at a time in clusters of 2, against the same tile through the
+// workspace, and the 128x128 quads_zigzag tile's fill split as the tables run it.
+#define PAIRS(name, WS, CLUSTERED)                                                       \
+  Variant{name " ws", kgen::sgemm::launch<WS>, kgen::workspace_bytes<WS>}, Variant {     \
+    name " pairs", launch_pairs<Pairs<CLUSTERED>>, kgen::workspace_bytes<WS>             \
+  }
+using FqK4 = Tile8x8<2, 4, false>;
+using FzK4 = Tile8x8<1, 4, false>;
+using WideK4 = Tile8x16<128, 256, 4, false>;
+using TallK4 = Tile8x16<256, 128, 4, false>;
+using FqFill = Tile8x8<2, 32, true>;
+using FqK4Cl = Cluster8x8<2, 4>;
+using FzK4Cl = Cluster8x8<1, 4>;
+using WideK4Cl = Cluster8x16<128, 256, 4>;
+using TallK4Cl = Cluster8x16<256, 128, 4>;
+static const Variant kVariants[] = {
+    PAIRS("fq k4", FqK4, FqK4Cl),
+    PAIRS("fz k4", FzK4, FzK4Cl),
+    PAIRS("128x256 k4", WideK4, WideK4Cl),
+    PAIRS("256x128 k4", TallK4, TallK4Cl),
+    Variant{"fq k32f ws", kgen::sgemm::launch<FqFill>, kgen::workspace_bytes<FqFill>},
+};
+#else
+static const Variant kVariants[] = {
+    WAYS("128x256 k4", Tile8x16<128, 256, 4, false>),   WAYS("256x128 k4", Tile8x16<256, 128, 4, false>),
+    WAYS("256x128 k32f", Tile8x16<256, 128, 32, true>), WAYS("fz k32f", Tile8x8<1, 32, true>),
+    WAYS("fq k32f", Tile8x8<2, 32, true>),
+};
+#endif
+constexpr int kN = sizeof(kVariants) / sizeof(kVariants[0]);
+
+int main(int argc, char** argv) { return run_shapes(argc, argv, kVariants, kN, 9, no_extra); }
