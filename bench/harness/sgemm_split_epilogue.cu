@@ -13,8 +13,10 @@
 // Both sum as reduce_splits does: their checks must match "ws"'s. -DSET=2 (call 4): "pairs", 4-split tiles in
 // clusters of 2 along the split, each pair summing its two partial tiles through distributed shared memory into one
 // partial C of the workspace, reduce_splits adding the 2 of those (other sums than "ws"'s), against the same tiles
-// through the workspace. Aligned shapes only (the patch is in the kernel without edges): a shape that is not a whole
-// number of a tile's stops the run (launch -100). One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
+// through the workspace. -DSET=3 (prepared in session 44, whose device time ran out before it ran): "owner" with its
+// share of k tiles 1 to 3 short of the others' (the patch's OwnerSkew), so that it can sum while they finish.
+// Aligned shapes only (the patch is in the kernel without edges): a shape that is not a whole number of a tile's
+// stops the run (launch -100). One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
 // checked against cuBLAS first, then timed in interleaved rounds over operand sets rotated past the 50 MB L2
 // (bench/harness/sgemm_harness.h). Results: bench/results/h200-2026-11-29-session44.md. Build on the GPU machine,
 // with the patch applied to a copy of the headers:
@@ -24,10 +26,12 @@
 //   /tmp/split_epi 768x768x768,1024x1024x1024,512x512x8192,1024x1024x8192
 #include "bench/harness/sgemm_harness.h"
 
-// Owner is the tile Base summing its splits in its last split (the patch's SplitOwner).
-template <class Base>
+// Owner is the tile Base summing its splits in its last split (the patch's SplitOwner), which takes SKEW k tiles
+// fewer than an even share (OwnerSkew).
+template <class Base, int SKEW = 0>
 struct Owner : Base {
   static constexpr bool kSplitOwner = true;
+  static constexpr int kOwnerSkew = SKEW;
 };
 
 // Pairs is the cluster-summing tile Base summing its splits two at a time (the patch's SplitPairs).
@@ -135,7 +139,19 @@ using Cluster8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, 
 #ifndef SET
 #define SET 1
 #endif
-#if SET == 2
+#if SET == 3
+// Not yet run: the 128x128 tiles' fill split summed by the owner, whose share is 0 to 3 k tiles short of the others'.
+using FzFill = Tile8x8<1, 32, true>;
+using FqFill = Tile8x8<2, 32, true>;
+#define SKEWS(name, T)                                                                                  \
+  Variant{name " ws", kgen::sgemm::launch<T>, kgen::workspace_bytes<T>},                                \
+      Variant{name " owner", launch_gemm<Owner<T>>, kgen::workspace_bytes<T>},                          \
+      Variant{name " owner skew 1", launch_gemm<Owner<T, 1>>, kgen::workspace_bytes<T>},                \
+      Variant{name " owner skew 2", launch_gemm<Owner<T, 2>>, kgen::workspace_bytes<T>}, Variant {      \
+    name " owner skew 3", launch_gemm<Owner<T, 3>>, kgen::workspace_bytes<T>                            \
+  }
+static const Variant kVariants[] = {SKEWS("fz k32f", FzFill), SKEWS("fq k32f", FqFill)};
+#elif SET == 2
 // Call 4: a 4-split tile summing its splits two at a time in clusters of 2, against the same tile through the
 // workspace, and the 128x128 quads_zigzag tile's fill split as the tables run it.
 #define PAIRS(name, WS, CLUSTERED)                                                       \
