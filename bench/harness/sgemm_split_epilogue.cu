@@ -46,26 +46,45 @@ struct Spread : Base {
   static constexpr bool kSplitSpread = true;
 };
 
-// launch_gemm is kgen::sgemm::launch's GEMM kernel on an aligned problem (the kernel without edges), split as launch
-// splits it, without the reduction that launch starts after it.
+// SplitLaunch is kgen::sgemm::launch's GEMM kernel for K on an aligned problem (the kernel without edges), with the
+// grid of tiles x splits launch gives it and whether it starts early; status is nonzero where the shape needs edge
+// tiles (-100, not a harness shape) or prepare failed.
+template <class K>
+struct SplitLaunch {
+  int status = 0;
+  decltype(&kgen::sgemm::gemm_kernel<K, kgen::sgemm::kEdgesNone>) kernel = nullptr;
+  dim3 grid;
+  bool early = false;
+};
+
+template <class K>
+SplitLaunch<K> split_launch(int M, int N, int Kd, const float* A, int64_t lda, const float* B, int64_t ldb) {
+  namespace s = kgen::sgemm;
+  SplitLaunch<K> l;
+  if (s::edges_kind<K>(M, N, A, lda, B, ldb) != s::kEdgesNone) return l.status = -100, l;
+  if (const cudaError_t e = s::prepare<K>(); e != cudaSuccess) return l.status = e, l;
+  const int64_t blocks = int64_t{kgen::ceil_div(M, K::BM)} * kgen::ceil_div(N, K::BN);
+  l.kernel = s::gemm_kernel<K, s::kEdgesNone>;
+  int splits = kgen::splits_for<K>(M, N, Kd);
+  if constexpr (K::kFill) {
+    splits = kgen::fill_splits_on<K>(l.kernel, K::kThreads, K::kSmemBytes, blocks, kgen::ceil_div(Kd, K::BK), splits);
+  }
+  l.grid = dim3(static_cast<unsigned>(blocks), splits);
+  l.early = kgen::kArch >= 90 && K::kEarly && kgen::early_pays<K>(l.kernel, K::kThreads, K::kSmemBytes);
+  return l;
+}
+
+// launch_gemm is SplitLaunch's kernel alone, without the reduction that launch starts after it (cooperative for a
+// Spread tiling).
 template <class K>
 int launch_gemm(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
                 float beta, float* C, int64_t ldc, void* ws, int64_t, cudaStream_t stream) {
-  namespace s = kgen::sgemm;
-  if (s::edges_kind<K>(M, N, A, lda, B, ldb) != s::kEdgesNone) return -100;  // not a harness shape
-  if (const cudaError_t e = s::prepare<K>(); e != cudaSuccess) return e;
-  const int64_t blocks = int64_t{kgen::ceil_div(M, K::BM)} * kgen::ceil_div(N, K::BN);
-  const auto kernel = s::gemm_kernel<K, s::kEdgesNone>;
-  int splits = kgen::splits_for<K>(M, N, Kd);
-  if constexpr (K::kFill) {
-    splits = kgen::fill_splits_on<K>(kernel, K::kThreads, K::kSmemBytes, blocks, kgen::ceil_div(Kd, K::BK), splits);
-  }
-  const bool early = kgen::kArch >= 90 && K::kEarly && kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
-  const dim3 grid(static_cast<unsigned>(blocks), splits);
+  const SplitLaunch<K> l = split_launch<K>(M, N, Kd, A, lda, B, ldb);
+  if (l.status != 0) return l.status;
   if constexpr (kgen::sgemm::SplitSpread<K>::value) {
     // Cooperative (and early where the spec's launch is): the launch fails where the blocks do not all fit at once.
     cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = grid;
+    cfg.gridDim = l.grid;
     cfg.blockDim = dim3(K::kThreads);
     cfg.dynamicSmemBytes = K::kSmemBytes;
     cfg.stream = stream;
@@ -75,34 +94,29 @@ int launch_gemm(int M, int N, int Kd, float alpha, const float* A, int64_t lda, 
     attr[1].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[1].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = attr;
-    cfg.numAttrs = early ? 2 : 1;
-    const cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
+    cfg.numAttrs = l.early ? 2 : 1;
+    const cudaError_t err = cudaLaunchKernelEx(&cfg, l.kernel, M, N, Kd, alpha, A, lda, B, ldb, beta, C, ldc,
                                                static_cast<float*>(ws));
     const cudaError_t last = cudaGetLastError();
     return err != cudaSuccess ? err : last;
   }
-  return kgen::launch_in_clusters(early, 1, kernel, grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha,
-                                  A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
+  return kgen::launch_in_clusters(l.early, 1, l.kernel, l.grid, dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd,
+                                  alpha, A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
 }
 
-// launch_pairs is launch_gemm for a Pairs tiling in clusters of 2 splits along grid y (an even number of them), then
-// reduce_splits over the pairs' sums.
+// launch_pairs is SplitLaunch's kernel for a Pairs tiling in clusters of 2 splits along grid y (an even number of
+// them), then reduce_splits over the pairs' sums.
 template <class K>
 int launch_pairs(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
                  float beta, float* C, int64_t ldc, void* ws, int64_t, cudaStream_t stream) {
-  namespace s = kgen::sgemm;
-  if (s::edges_kind<K>(M, N, A, lda, B, ldb) != s::kEdgesNone) return -100;  // not a harness shape
-  const int splits = kgen::splits_for<K>(M, N, Kd);
-  if (splits % 2 != 0) return -101;
-  if (const cudaError_t e = s::prepare<K>(); e != cudaSuccess) return e;
-  const int64_t blocks = int64_t{kgen::ceil_div(M, K::BM)} * kgen::ceil_div(N, K::BN);
-  const auto kernel = s::gemm_kernel<K, s::kEdgesNone>;
-  const bool early = kgen::kArch >= 90 && K::kEarly && kgen::early_pays<K>(kernel, K::kThreads, K::kSmemBytes);
-  cudaError_t e = kgen::launch_in_clusters(early, 2, kernel, dim3(static_cast<unsigned>(blocks), splits),
-                                           dim3(K::kThreads), K::kSmemBytes, stream, M, N, Kd, alpha, A, lda, B, ldb,
-                                           beta, C, ldc, static_cast<float*>(ws));
+  const SplitLaunch<K> l = split_launch<K>(M, N, Kd, A, lda, B, ldb);
+  if (l.status != 0) return l.status;
+  if (l.grid.y % 2 != 0) return -101;
+  cudaError_t e = kgen::launch_in_clusters(l.early, 2, l.kernel, l.grid, dim3(K::kThreads), K::kSmemBytes, stream, M,
+                                           N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
   if (e == cudaSuccess) {
-    e = kgen::launch_reduce<K, kgen::F32>(M, N, splits / 2, alpha, static_cast<const float*>(ws), beta, C, ldc, stream);
+    e = kgen::launch_reduce<K, kgen::F32>(M, N, static_cast<int>(l.grid.y / 2), alpha, static_cast<const float*>(ws),
+                                          beta, C, ldc, stream);
   }
   return e;
 }
