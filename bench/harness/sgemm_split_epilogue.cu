@@ -13,13 +13,16 @@
 // Both sum as reduce_splits does: their checks must match "ws"'s. -DSET=2 (call 4): "pairs", 4-split tiles in
 // clusters of 2 along the split, each pair summing its two partial tiles through distributed shared memory into one
 // partial C of the workspace, reduce_splits adding the 2 of those (other sums than "ws"'s), against the same tiles
-// through the workspace. -DSET=3 (prepared in session 44, whose device time ran out before it ran): "owner" with its
-// share of k tiles 1 to 3 short of the others' (the patch's OwnerSkew), so that it can sum while they finish.
+// through the workspace. -DSET=3 (prepared in session 44, run in session 45's call 1): "owner" with its share of k
+// tiles 1 to 3 short of the others' (the patch's OwnerSkew), so that it can sum while they finish. -DSET=4 (session
+// 45, call 3): the GEMM kernel followed by reduce_items, float4s of C only (1, 2 or 4 a thread, every partial loaded
+// ahead of its adds, float4 stores), against "ws" and "gemm only"; kgen/common.cuh's reduce_quads_f32 is its 1.
 // Aligned shapes only (the patch is in the kernel without edges): a shape that is not a whole number of a tile's
 // stops the run (launch -100). One binary per layout (-DLAYOUT 0-3: nn nt tn tt); every variant
 // checked against cuBLAS first, then timed in interleaved rounds over operand sets rotated past the 50 MB L2
-// (bench/harness/sgemm_harness.h). Results: bench/results/h200-2026-11-29-session44.md. Build on the GPU machine,
-// with the patch applied to a copy of the headers:
+// (bench/harness/sgemm_harness.h). Results: bench/results/h200-2026-11-29-session44.md (SET 1, 2) and
+// bench/results/h200-2026-11-29-session45.md (SET 3, 4). Build on the GPU machine, with the patch applied to a copy
+// of the headers:
 //   cp -r kernels/include /tmp/pinc && patch -d /tmp/pinc -p3 < bench/harness/sgemm-split-epilogue.patch
 //   nvcc -O3 -std=c++17 -DKGEN_ARCH=sm90 -DLAYOUT=0 -I /tmp/pinc -I . \
 //     -gencode=arch=compute_90,code=sm_90 -o /tmp/split_epi bench/harness/sgemm_split_epilogue.cu -lcublas
@@ -121,6 +124,73 @@ int launch_pairs(int M, int N, int Kd, float alpha, const float* A, int64_t lda,
   return e;
 }
 
+// reduce_items is reduce_splits (kgen/common.cuh) in float4s only (N a multiple of 4, C 16-byte aligned rows): each
+// thread takes ITEMS float4s of C, ITEMS x blockDim.x apart, loads their partials four splits at a time before adding
+// them (in split order, as reduce_splits does: the same sums), and stores float4s.
+template <class K, int ITEMS>
+__global__ void __launch_bounds__(256) reduce_items(int M, int N, int splits, float alpha, const float* __restrict__ ws,
+                                                    float beta, float* __restrict__ C, int64_t ldc) {
+  if constexpr (K::kEarly) {
+    kgen::allow_early_start();
+    kgen::wait_prior_grids();
+  }
+  const int mn = M * N, quads = mn / 4;
+  const int first = blockIdx.x * ITEMS * blockDim.x + threadIdx.x;
+  float4 sum[ITEMS];
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int q = min(first + j * static_cast<int>(blockDim.x), quads - 1);
+    sum[j] = reinterpret_cast<const float4*>(ws)[q];
+  }
+  int s = 1;
+  for (; s + 4 <= splits; s += 4) {
+    float4 p[4][ITEMS];
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const int q = min(first + j * static_cast<int>(blockDim.x), quads - 1);
+        p[t][j] = reinterpret_cast<const float4*>(ws + (s + t) * mn)[q];
+      }
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j)
+        sum[j].x += p[t][j].x, sum[j].y += p[t][j].y, sum[j].z += p[t][j].z, sum[j].w += p[t][j].w;
+  }
+  for (; s < splits; ++s) {
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      const int q = min(first + j * static_cast<int>(blockDim.x), quads - 1);
+      const float4 p = reinterpret_cast<const float4*>(ws + s * mn)[q];
+      sum[j].x += p.x, sum[j].y += p.y, sum[j].z += p.z, sum[j].w += p.w;
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < ITEMS; ++j) {
+    const int q = first + j * static_cast<int>(blockDim.x);
+    if (q >= quads) break;
+    const int row = q * 4 / N, col = q * 4 % N;
+    kgen::store_sum4<kgen::F32>(C + static_cast<int64_t>(row) * ldc + col, 4, true, sum[j], alpha, beta);
+  }
+}
+
+// launch_items is SplitLaunch's kernel, then reduce_items<K, ITEMS> (early where the spec's reduction is).
+template <class K, int ITEMS>
+int launch_items(int M, int N, int Kd, float alpha, const float* A, int64_t lda, const float* B, int64_t ldb,
+                 float beta, float* C, int64_t ldc, void* ws, int64_t, cudaStream_t stream) {
+  const SplitLaunch<K> l = split_launch<K>(M, N, Kd, A, lda, B, ldb);
+  if (l.status != 0) return l.status;
+  if (N % 4 != 0 || !kgen::vector_ok(C, ldc)) return -102;
+  cudaError_t e = kgen::launch_in_clusters(l.early, 1, l.kernel, l.grid, dim3(K::kThreads), K::kSmemBytes, stream, M,
+                                           N, Kd, alpha, A, lda, B, ldb, beta, C, ldc, static_cast<float*>(ws));
+  if (e != cudaSuccess || l.grid.y == 1) return e;
+  const int blocks = kgen::ceil_div(M * N / 4, 256 * ITEMS);
+  return kgen::launch_maybe_early(kgen::kArch >= 90 && K::kEarly, reduce_items<K, ITEMS>, dim3(blocks), dim3(256), 0,
+                                  stream, M, N, static_cast<int>(l.grid.y), alpha, static_cast<const float*>(ws), beta,
+                                  C, ldc);
+}
+
 // Tile8x16 is the spec's 8x16 thread tile of BM x BN x 16 (64x64 warps, 3 stages, lanes and FFMAs by row), SPLIT-way
 // split (FILL: up to SPLIT, the fewest whose launch finishes first); Tile8x8 the spec's 128x128x16 tile of 8x8
 // threads by columns (32x64 warps, 3 stages, the ring where the layout has a k-contiguous operand) in FFMA order
@@ -153,7 +223,21 @@ using Cluster8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, 
 #ifndef SET
 #define SET 1
 #endif
-#if SET == 3
+#if SET == 4
+// Session 45: the tables' split tiles through the workspace (reduce_splits), their GEMM kernel alone, and the GEMM
+// kernel followed by reduce_items of 1, 2 and 4 float4s a thread.
+using FqK4 = Tile8x8<2, 4, false>;
+using FqFill = Tile8x8<2, 32, true>;
+using TallFill = Tile8x16<256, 128, 32, true>;
+#define ITEMS(name, T)                                                                                  \
+  Variant{name " ws", kgen::sgemm::launch<T>, kgen::workspace_bytes<T>},                                \
+      Variant{name " gemm only", launch_gemm<T>, kgen::workspace_bytes<T>},                             \
+      Variant{name " items 1", launch_items<T, 1>, kgen::workspace_bytes<T>},                           \
+      Variant{name " items 2", launch_items<T, 2>, kgen::workspace_bytes<T>}, Variant {                 \
+    name " items 4", launch_items<T, 4>, kgen::workspace_bytes<T>                                       \
+  }
+static const Variant kVariants[] = {ITEMS("fq k4", FqK4), ITEMS("fq k32f", FqFill), ITEMS("256x128 k32f", TallFill)};
+#elif SET == 3
 // Not yet run: the 128x128 tiles' fill split summed by the owner, whose share is 0 to 3 k tiles short of the others'.
 using FzFill = Tile8x8<1, 32, true>;
 using FqFill = Tile8x8<2, 32, true>;
