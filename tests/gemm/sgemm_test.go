@@ -180,10 +180,10 @@ func TestSplitK(t *testing.T) {
 	needGPU(t)
 	tested := map[string]bool{}
 	split := splitKInstances(t)
-	// 1024x1024 and 1031x1021 reach the size from which the reduction
-	// reads float4s (kgen/common.cuh's kQuadReduce), with N a multiple of 4
-	// and not.
-	for _, sh := range []struct{ M, N, K int }{{7, 5, 23}, {64, 64, 16384}, {33, 17, 4099}, {129, 200, 20001}, {1024, 1024, 64}, {1031, 1021, 64}} {
+	// 768x768, 1024x1024 and 1031x1021 reach the size from which the
+	// reduction reads float4s (kgen/common.cuh's kQuadReduce<F32>: 2^19
+	// elements of fp32 C, reduce_quads_f32), with N a multiple of 4 and not.
+	for _, sh := range []struct{ M, N, K int }{{7, 5, 23}, {64, 64, 16384}, {33, 17, 4099}, {129, 200, 20001}, {768, 768, 64}, {1024, 1024, 64}, {1031, 1021, 64}} {
 		p := getProblem(sh.M, sh.N, sh.K)
 		for _, in := range split {
 			for _, st := range [][3]storage{

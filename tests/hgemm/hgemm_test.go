@@ -347,8 +347,9 @@ func TestSplitK(t *testing.T) {
 	split := splitInstances(t)
 	multi := map[string]bool{}
 	// 1024x1024 and 1031x1021 reach the size from which the reduction
-	// reads float4s (kgen/common.cuh's kQuadReduce), with N a multiple of 4
-	// and not; -short keeps them (K is short) and leaves out long K.
+	// reads float4s (kgen/common.cuh's kQuadReduce<F16>: 2^20 elements),
+	// with N a multiple of 4 and not; -short keeps them (K is short) and
+	// leaves out long K.
 	for _, sh := range []shape{{7, 5, 23}, {33, 17, 4099}, {129, 70, 4099}, {64, 64, 16384}, {1024, 1024, 64}, {1031, 1021, 64}} {
 		if testing.Short() && sh.m*sh.n*sh.k > 1<<22 && sh.k > 64 {
 			continue

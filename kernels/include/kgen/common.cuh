@@ -362,10 +362,11 @@ __device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool v
 // kgen::hgemm's). A template on the instance K so that every instance's
 // file has its own copy: instances link together into one library.
 //
-// With quads (launch_reduce decides) each thread takes 4 consecutive
-// elements of a row and reads each partial's 4 as one float4 (N is then a
-// multiple of 4, and the partial C's are rows of N in a 16-byte aligned
-// workspace); else one element. A split problem's M x N is at most
+// With quads (launch_reduce decides; fp32 C in quads takes
+// reduce_quads_f32 instead) each thread takes 4 consecutive elements of a
+// row and reads each partial's 4 as one float4 (N is then a multiple of 4,
+// and the partial C's are rows of N in a 16-byte aligned workspace); else
+// one element. A split problem's M x N is at most
 // kMaxPartials / 2, so 32-bit indices reach every partial.
 template <class K, class Elem>
 __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, bool quads, float alpha,
@@ -392,6 +393,51 @@ __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, b
       for (int s = 1; s < splits; ++s) sum.x += ws[s * mn + at];
     }
     store_sum4<Elem>(C + static_cast<int64_t>(row) * ldc + col, width, false, sum, alpha, beta);
+  }
+}
+
+// sum_partials4 adds the float4s at p, p + stride, ... (splits of them; p
+// 16-byte aligned, stride a multiple of 4) in that order, loading four of
+// them before their adds.
+__device__ __forceinline__ float4 sum_partials4(const float* __restrict__ p, int stride, int splits) {
+  float4 sum = *reinterpret_cast<const float4*>(p);
+  int s = 1;
+  for (; s + 4 <= splits; s += 4) {
+    float4 q[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) q[j] = *reinterpret_cast<const float4*>(p + (s + j) * stride);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) sum.x += q[j].x, sum.y += q[j].y, sum.z += q[j].z, sum.w += q[j].w;
+  }
+  for (; s < splits; ++s) {
+    const float4 q = *reinterpret_cast<const float4*>(p + s * stride);
+    sum.x += q.x, sum.y += q.y, sum.z += q.z, sum.w += q.w;
+  }
+  return sum;
+}
+
+// reduce_quads_f32 is reduce_splits with quads for fp32 C (the same sums,
+// in split order), which also stores each thread's 4 elements as one
+// float4 where C's rows are 16-byte aligned, and loads the partials four
+// ahead of their adds. A kernel of its own, so that reduce_splits's
+// one-element threads keep the code they had: every other build of them
+// ran slower (bench/results/h200-2026-11-29-session45.md: in one kernel
+// with this one, 40 registers and 1.3-2.9% longer at 768^3; alone with
+// their loop unrolled 4 or 16, 1 us longer over 128 splits).
+template <class K>
+__global__ void __launch_bounds__(256) reduce_quads_f32(int M, int N, int splits, float alpha,
+                                                        const float* __restrict__ ws, float beta,
+                                                        float* __restrict__ C, int64_t ldc) {
+  if constexpr (K::kEarly) {
+    allow_early_start();
+    wait_prior_grids();
+  }
+  const int mn = M * N, per_row = N / 4, total = M * per_row;
+  const bool vec = vector_ok(C, ldc);
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    const int row = i / per_row, col = (i % per_row) * 4, at = row * N + col;
+    const float4 sum = sum_partials4(ws + at, mn, splits);
+    store_sum4<F32>(C + static_cast<int64_t>(row) * ldc + col, 4, vec, sum, alpha, beta);
   }
 }
 
@@ -634,27 +680,41 @@ __device__ __forceinline__ void cluster_sum_tile(const float* tile, int m0, int 
 #endif
 }
 
-// kQuadReduce is the size of C (elements) from which launch_reduce gives
-// each thread 4 of them. On an H100 (bench/results/h100-2026-11-25-
+// kQuadReduce<Elem> is the size of C (elements) from which launch_reduce
+// gives each thread 4 of them. On an H100 (bench/results/h100-2026-11-25-
 // session16.md): reading float4s, the 4 splits of a 1024 x 1024 C took 1.5
 // us (2.5%) less of a 1024^3 SGEMM, against the same headers without them;
 // with 4 times fewer threads, the 128 splits of a 64 x 64 C took 6 us more,
 // and HGEMM's 8 splits of a 512 x 512 C ran 5% slower than a run of the
-// session before (not side by side). Below a 1024 x 1024 C a thread takes
-// one element, for the parallelism across partials.
-constexpr int64_t kQuadReduce = int64_t{1} << 20;
+// session before (not side by side). On an H200 (bench/results/h200-2026-
+// 11-29-session45.md), reduce_quads_f32 against one element a thread: the
+// split 128x128 tiles 3.6-5.8% faster at 768^3 and 4.1-5.0% at
+// 4096x128x1024 (C of 589824 and 524288 elements; the engine 2.8-8.4% and
+// 5-6%), 0.3-1% slower at 512x512x8192 (262144). So fp32 C takes float4s
+// from 2^19 elements; fp16 C, not measured so, from 2^20. Below, a thread
+// takes one element, for the parallelism across partials.
+template <class Elem>
+constexpr int64_t kQuadReduce = std::is_same<typename Elem::T, float>::value ? int64_t{1} << 19 : int64_t{1} << 20;
 
-// launch_reduce starts reduce_splits for an M x N C after the splits on
-// stream (early on sm_90, where it waits for them).
+// launch_reduce starts reduce_splits (reduce_quads_f32 for fp32 C in quads)
+// for an M x N C after the splits on stream (early on sm_90, where it waits
+// for them).
 template <class K, class Elem>
 inline cudaError_t launch_reduce(int M, int N, int splits, float alpha, const float* ws, float beta,
                                  typename Elem::T* C, int64_t ldc, cudaStream_t stream) {
   const int64_t mn = static_cast<int64_t>(M) * N;
-  const bool quads = N % 4 == 0 && mn >= kQuadReduce;
+  const bool quads = N % 4 == 0 && mn >= kQuadReduce<Elem>;
   const int64_t want = ((quads ? mn / 4 : mn) + 255) / 256;
-  const unsigned blocks = static_cast<unsigned>(want < 4096 ? want : 4096);
-  return launch_maybe_early(kArch >= 90 && K::kEarly, reduce_splits<K, Elem>, dim3(blocks), dim3(256), 0, stream, M, N,
-                            splits, quads, alpha, ws, beta, C, ldc);
+  const dim3 grid(static_cast<unsigned>(want < 4096 ? want : 4096));
+  const bool early = kArch >= 90 && K::kEarly;
+  if constexpr (std::is_same<typename Elem::T, float>::value) {
+    if (quads) {
+      return launch_maybe_early(early, reduce_quads_f32<K>, grid, dim3(256), 0, stream, M, N, splits, alpha, ws, beta,
+                                C, ldc);
+    }
+  }
+  return launch_maybe_early(early, reduce_splits<K, Elem>, grid, dim3(256), 0, stream, M, N, splits, quads, alpha, ws,
+                            beta, C, ldc);
 }
 
 }  // namespace kgen
