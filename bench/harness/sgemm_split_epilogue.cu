@@ -238,7 +238,8 @@ using TallFill = Tile8x16<256, 128, 32, true>;
   }
 static const Variant kVariants[] = {ITEMS("fq k4", FqK4), ITEMS("fq k32f", FqFill), ITEMS("256x128 k32f", TallFill)};
 #elif SET == 3
-// Not yet run: the 128x128 tiles' fill split summed by the owner, whose share is 0 to 3 k tiles short of the others'.
+// Session 45, call 1: the 128x128 tiles' fill split summed by the owner, whose share is 0 to 3 k tiles short of the
+// others'.
 using FzFill = Tile8x8<1, 32, true>;
 using FqFill = Tile8x8<2, 32, true>;
 #define SKEWS(name, T)                                                                                  \

@@ -366,8 +366,8 @@ __device__ __forceinline__ void store_sum4(typename Elem::T* c, int left, bool v
 // reduce_quads_f32 instead) each thread takes 4 consecutive elements of a
 // row and reads each partial's 4 as one float4 (N is then a multiple of 4,
 // and the partial C's are rows of N in a 16-byte aligned workspace); else
-// one element. A split problem's M x N is at most
-// kMaxPartials / 2, so 32-bit indices reach every partial.
+// one element. A split problem's M x N is at most kMaxPartials / 2, so
+// 32-bit indices reach every partial.
 template <class K, class Elem>
 __global__ void __launch_bounds__(256) reduce_splits(int M, int N, int splits, bool quads, float alpha,
                                                      const float* __restrict__ ws, float beta,
