@@ -93,7 +93,7 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: t.Sync, Tail: t.Tail, Pack: t.Pack,
 					Ladder: t.Ladder,
 				}
-				threads, smem := t.Threads(), t.SharedBytes(archs)
+				threads, smem := t.Threads(), t.SharedBytes(archs, lp)
 				switch {
 				case t.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(t.Block, t.Thread), ir.LadderSharedBytes(t.Ladder, t.Block)

@@ -94,7 +94,7 @@ func TestLowerRealSpec(t *testing.T) {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs)
+				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs, p)
 				switch {
 				case tl.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(tl.Block, tl.Thread), ir.LadderSharedBytes(tl.Ladder, tl.Block)

@@ -239,7 +239,7 @@ func TestF32ClusterReduce(t *testing.T) {
 		archs []ir.Arch
 		want  int
 	}{{nil, 50688}, {[]ir.Arch{ir.SM80, ir.SM86}, 50688}, {[]ir.Arch{ir.SM80, ir.SM90}, 67584}} {
-		if got := tl.SharedBytes(c.archs); got != c.want {
+		if got := tl.SharedBytes(c.archs, LayoutPair{A: ir.RowMajor, B: ir.RowMajor}); got != c.want {
 			t.Errorf("SharedBytes(%v) = %d, want %d", c.archs, got, c.want)
 		}
 	}
@@ -247,7 +247,54 @@ func TestF32ClusterReduce(t *testing.T) {
 		t.Errorf("RingBytes, ClusterTileBytes = %d, %d; want 50688, 67584", tl.RingBytes(), tl.ClusterTileBytes())
 	}
 	tl.SplitReduce = ir.SplitInWorkspace
-	if got := tl.SharedBytes([]ir.Arch{ir.SM90}); got != 50688 {
+	if got := tl.SharedBytes([]ir.Arch{ir.SM90}, LayoutPair{A: ir.RowMajor, B: ir.RowMajor}); got != 50688 {
 		t.Errorf("workspace split on sm_90: SharedBytes = %d, want the ring's 50688", got)
+	}
+}
+
+// TestF32RingBytesByLayout: the cp.async ring of the 256x128x16 tile of
+// 8x16 threads and of the 128x128x16 tile in quads_zigzag order leaves the
+// rows of a column-major A unpadded, and in tn those of B too
+// (kgen::sgemm::Config's kUnpaddedRows); the 2-stage pipeline and other
+// tiles (rows_zigzag order, 128x256, block K 8) pad every row.
+func TestF32RingBytesByLayout(t *testing.T) {
+	const padded = 3 * 16 * (256 + 4 + 128 + 4) * 4
+	big := Tiling{Block: ir.Tile{M: 256, N: 128, K: 16}, Thread: ir.Tile{M: 8, N: 16}, Stages: 3}
+	quads := Tiling{Block: ir.Tile{M: 128, N: 128, K: 16}, Thread: ir.Tile{M: 8, N: 8}, Stages: 3, FMAOrder: ir.FMAByQuadZigzag}
+	for _, c := range []struct {
+		a, b       ir.Layout
+		big, quads int
+	}{
+		{ir.RowMajor, ir.RowMajor, padded, 3 * 16 * (132 + 132) * 4},           // nn
+		{ir.RowMajor, ir.ColMajor, padded, 3 * 16 * (132 + 132) * 4},           // nt
+		{ir.ColMajor, ir.RowMajor, 3 * 16 * (256 + 128) * 4, 3 * 16 * 256 * 4}, // tn
+		{ir.ColMajor, ir.ColMajor, 3 * 16 * (256 + 132) * 4, 3 * 16 * 260 * 4}, // tt
+	} {
+		p := LayoutPair{A: c.a, B: c.b}
+		if got := big.RingBytesIn(p); got != c.big {
+			t.Errorf("%s, 256x128x16: RingBytesIn = %d, want %d", p, got, c.big)
+		}
+		if got := big.SharedBytes([]ir.Arch{ir.SM80, ir.SM90}, p); got != c.big {
+			t.Errorf("%s, 256x128x16: SharedBytes = %d, want the ring's %d", p, got, c.big)
+		}
+		if got := quads.RingBytesIn(p); got != c.quads {
+			t.Errorf("%s, 128x128x16 quads_zigzag: RingBytesIn = %d, want %d", p, got, c.quads)
+		}
+		for _, o := range []struct {
+			what string
+			t    Tiling
+		}{
+			{"2 stages", Tiling{Block: big.Block, Thread: big.Thread, Stages: 2}},
+			{"128x256x16", Tiling{Block: ir.Tile{M: 128, N: 256, K: 16}, Thread: big.Thread, Stages: 3}},
+			{"256x128x8", Tiling{Block: ir.Tile{M: 256, N: 128, K: 8}, Thread: big.Thread, Stages: 3}},
+			{"128x128x16 rows_zigzag", Tiling{Block: quads.Block, Thread: quads.Thread, Stages: 3, FMAOrder: ir.FMAByRowZigzag}},
+		} {
+			if got, want := o.t.RingBytesIn(p), o.t.RingBytes(); got != want {
+				t.Errorf("%s, %s: RingBytesIn = %d, want the padded %d", p, o.what, got, want)
+			}
+		}
+	}
+	if got := big.RingBytes(); got != padded {
+		t.Errorf("RingBytes = %d, want the padded %d", got, padded)
 	}
 }

@@ -23,38 +23,62 @@ func (t Tiling) Threads() int {
 	return 32 * (t.Block.M / t.Warp.M) * (t.Block.N / t.Warp.N)
 }
 
-// SharedBytes is the most shared memory a block of the f32 kernel uses on
-// any of archs: the ring (RingBytes) or, where the splits sum in a cluster
+// SharedBytes is the most shared memory a block of the f32 kernel of layouts
+// p uses on any of archs: the ring (RingBytesIn) or, where the splits sum in a cluster
 // (split_reduce: cluster), the partial C tile staged in its place
 // (ClusterTileBytes) if that is larger. Only the objects for sm_90 and
 // later stage the tile; older archs' objects of the same instance use the
 // ring's bytes. An instance reports one figure for all its archs, so it
 // reports the largest any of them uses; checkF32Limits checks each arch's
 // own.
-func (t Tiling) SharedBytes(archs []ir.Arch) int {
-	smem := t.RingBytes()
+func (t Tiling) SharedBytes(archs []ir.Arch, p LayoutPair) int {
+	smem := t.RingBytesIn(p)
 	for _, a := range archs {
-		smem = max(smem, t.SharedBytesOn(ir.Arches[a]))
+		smem = max(smem, t.SharedBytesOn(ir.Arches[a], p))
 	}
 	return smem
 }
 
-// SharedBytesOn is the shared memory a block of the f32 kernel uses in its
-// object for arch a (kgen::sgemm::Config::kSmemBytes, or the static arrays of
-// the 2-stage pipeline).
-func (t Tiling) SharedBytesOn(a ir.ArchInfo) int {
+// SharedBytesOn is the shared memory a block of the f32 kernel of layouts p
+// uses in its object for arch a (kgen::sgemm::Config::kSmemBytes, or the
+// static arrays of the 2-stage pipeline).
+func (t Tiling) SharedBytesOn(a ir.ArchInfo, p LayoutPair) int {
 	if a.CC >= ir.ClusterMinCC {
-		return max(t.RingBytes(), t.ClusterTileBytes())
+		return max(t.RingBytesIn(p), t.ClusterTileBytes())
 	}
-	return t.RingBytes()
+	return t.RingBytesIn(p)
 }
 
 // RingBytes is the shared memory of the f32 kernel's main loop: Stages copies
-// of the A and B block tiles, each padded by 4 floats against bank
+// of the A and B block tiles, each row padded by 4 floats against bank
 // conflicts, and with sync mbarrier two 8-byte mbarriers per stage; static
-// with 2 stages (through registers), dynamic with 3 to 5 (cp.async).
+// with 2 stages (through registers), dynamic with 3 to 5 (cp.async). It is
+// the most any layout's instance uses (RingBytesIn).
 func (t Tiling) RingBytes() int {
-	bytes := t.Stages * t.Block.K * ((t.Block.M + 4) + (t.Block.N + 4)) * 4
+	return t.ringBytes(4, 4)
+}
+
+// RingBytesIn is RingBytes for the instance of layouts p: the cp.async
+// pipeline of the 256x128x16 tile of 8x16 threads and of the 128x128x16
+// tile of 8x8 threads in quads_zigzag order leaves the rows of a
+// column-major A (m-contiguous) unpadded, and in tn those of B too
+// (kgen::sgemm::Config::kUnpaddedRows, kPadA, kPadB).
+func (t Tiling) RingBytesIn(p LayoutPair) int {
+	b, th := t.Block, t.Thread
+	unpadded := b.K == 16 && ((b.M == 256 && b.N == 128 && th.M == 8 && th.N == 16) ||
+		(b.M == 128 && b.N == 128 && th.M == 8 && th.N == 8 && t.FMAOrder == ir.FMAByQuadZigzag))
+	padA, padB := 4, 4
+	if t.Stages >= 3 && unpadded && p.A == ir.ColMajor {
+		padA = 0
+		if p.B == ir.RowMajor {
+			padB = 0
+		}
+	}
+	return t.ringBytes(padA, padB)
+}
+
+func (t Tiling) ringBytes(padA, padB int) int {
+	bytes := t.Stages * t.Block.K * ((t.Block.M + padA) + (t.Block.N + padB)) * 4
 	if t.Sync == ir.SyncMbarrier && t.Stages >= 3 {
 		bytes += 2 * t.Stages * 8
 	}

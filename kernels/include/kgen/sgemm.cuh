@@ -51,7 +51,9 @@ namespace kgen {
 namespace sgemm {
 
 // Padding of each shared-memory row, in floats: rows stay 16-byte aligned and
-// the transposing stores of two k-rows land in different banks.
+// the transposing stores of two k-rows land in different banks. Where an
+// operand's tile is not transposed (m/n-contiguous), Config may leave its
+// rows unpadded (Config::kPadA, kPadB).
 constexpr int kPad = 4;
 
 // Operand views an input as MN x K: A as M x K, B (K x N) as N x K.
@@ -66,11 +68,14 @@ struct Operand {
 };
 
 // TileLoader moves an MN x BK tile of an operand from global memory through
-// registers into shared memory laid out k-major: smem[k * kRow + mn].
-template <int MN, int BK, int THREADS, bool K_CONTIG>
+// registers into shared memory laid out k-major: smem[k * kRow + mn], rows of
+// MN + PAD floats.
+template <int MN, int BK, int THREADS, bool K_CONTIG, int PAD = kPad>
 struct TileLoader {
   static constexpr int kVecs = MN * BK / 4 / THREADS;  // float4s per thread
-  static constexpr int kRow = MN + kPad;
+  static constexpr int kRow = MN + PAD;
+  static_assert(PAD % 4 == 0 && (K_CONTIG ? PAD == kPad : PAD >= 0),
+                "rows stay 16-byte aligned, and a transposed (k-contiguous) tile's padded");
   static_assert(kVecs * 4 * THREADS == MN * BK, "each thread loads whole float4s");
   float4 v[kVecs];
 
@@ -185,10 +190,10 @@ __device__ __forceinline__ void cp_async_wait() {
 }
 
 // AsyncLoader copies an MN x BK tile of an operand into shared memory laid out
-// k-major (smem[k * kRow + mn], as TileLoader's) with cp.async.
-template <int MN, int BK, int THREADS, bool K_CONTIG>
+// k-major (smem[k * kRow + mn], as TileLoader's of the same PAD) with cp.async.
+template <int MN, int BK, int THREADS, bool K_CONTIG, int PAD = kPad>
 struct AsyncLoader {
-  static constexpr int kRow = MN + kPad;
+  static constexpr int kRow = MN + PAD;
   static constexpr int kVecs = MN * BK / 4 / THREADS;  // 16-byte copies per thread (m/n-contiguous)
   static constexpr int kElems = MN * BK / THREADS;     // 4-byte copies per thread
   static_assert(kVecs * 4 * THREADS == MN * BK, "each thread copies whole float4s");
@@ -350,8 +355,34 @@ struct Config {
   static constexpr int kGroupStrideN = WN / kGroupsN;
   static constexpr bool kAKContig = A_ORDER_ == Order::Row;  // A is M x K
   static constexpr bool kBKContig = B_ORDER_ == Order::Col;  // B is K x N
-  using LoaderA = TileLoader<BM, BK, kThreads, kAKContig>;
-  using LoaderB = TileLoader<BN, BK, kThreads, kBKContig>;
+  // Shared-memory rows of the cp.async pipeline's m/n-contiguous A (tn, tt)
+  // and, in tn, its n-contiguous B, in the 256x128x16 tile of 8x16 threads
+  // and the 128x128x16 tile in quads_zigzag order: unpadded, so that every
+  // row of the tile starts on a 128-byte line and a warp's 16-byte copies of
+  // a row (512 bytes) fill 4 wavefronts. Padded as the k-contiguous
+  // operands' tiles (rows of MN + 4 floats: 16 bytes past a line per row),
+  // ncu counted the 128x128x16 tile's 16-byte copies of B in nn at 2.6x the
+  // ideal shared wavefronts and 1.5x the ideal global sectors (all the
+  // kernel's excess sectors). On an H200 (bench/harness/sgemm_copy_banks.cu,
+  // bench/results/h200-2026-11-29-session46.md), against padded rows, x
+  // cuBLAS: the 256x128 tile split to fill the GPU 2.5-4.4% faster in tn and
+  // tt at 768^3-2048^3 (the engine's picks of it at 768^3, 512x512x8192,
+  // 1024x1024x8192: 2.7-5.0%); the 128x128 tile in quads_zigzag order split
+  // 4 ways and to fill, tn 1.3-1.8% at 768^3-2048^3, tt 0.7-1.0% at 768^3
+  // and 1024^3 and 0.1-0.2% at 2048^3 (the engine's picks of it in tt level
+  // within its 1% between runs). Not kept elsewhere: the 128x128 tile in
+  // rows_zigzag order ran whole 0.7-1.0% slower in tn at 768^3 and 1024^3
+  // (1.6% faster at 2048^3), and the engine's picks of it 0.9-1.5% slower
+  // (tn 1024^3 split in clusters, tn 4096x128x1024 split, tt 2048^3
+  // stream-K); in nn the unpadded B ran the 128x128 tiles 0.5-0.9% slower
+  // at 2048^3. The other tiles were not measured.
+  static constexpr bool kUnpaddedRows = kAsync && BK == 16 && !kAKContig &&
+                                        ((BM == 256 && BN == 128 && TM == 8 && TN == 16) ||
+                                         (BM == 128 && BN == 128 && TM == 8 && TN == 8 && FMA_ORDER_ == 2));
+  static constexpr int kPadA = kUnpaddedRows ? 0 : kPad;
+  static constexpr int kPadB = kUnpaddedRows && !kBKContig ? 0 : kPad;
+  using LoaderA = TileLoader<BM, BK, kThreads, kAKContig, kPadA>;
+  using LoaderB = TileLoader<BN, BK, kThreads, kBKContig, kPadB>;
   static constexpr int kStageA = BK * LoaderA::kRow;  // floats per buffer
   static constexpr int kStageB = BK * LoaderB::kRow;
   // With CLUSTER_ the splits of a C tile sum in a thread-block cluster
@@ -854,8 +885,8 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
                                                int m0, int n0, int M, int N, int Kd, int kt_begin, int kt_end,
                                                int a_off, int b_off, float* smem, float (&acc)[K::TM][K::TN]) {
   constexpr int S = K::kStages;
-  using LA = AsyncLoader<K::BM, K::BK, K::kThreads, K::kAKContig>;
-  using LB = AsyncLoader<K::BN, K::BK, K::kThreads, K::kBKContig>;
+  using LA = AsyncLoader<K::BM, K::BK, K::kThreads, K::kAKContig, K::kPadA>;
+  using LB = AsyncLoader<K::BN, K::BK, K::kThreads, K::kBKContig, K::kPadB>;
   const int tid = threadIdx.x;
   const int n = kt_end - kt_begin;
   if (n <= 0) return;
@@ -1361,12 +1392,18 @@ inline cudaError_t prepare() {
     const cudaError_t err = prepare<TailOf<K>>();
     if (err != cudaSuccess) return err;
   }
-  if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
+  // The stream kernel's static StreamArgs count against the default too: a
+  // ring of exactly 48 KiB (tn's 128x128x16 tile in unpadded rows) needs
+  // the attribute there.
   if constexpr (K::kStream) {
-    const cudaError_t err = once_per_device<StreamKey<K>>(
-        [] { return cudaFuncSetAttribute(stream_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes); });
-    if (err != cudaSuccess) return err;
+    if (K::kSmemBytes + sizeof(StreamArgs) > 48 * 1024) {
+      const cudaError_t err = once_per_device<StreamKey<K>>([] {
+        return cudaFuncSetAttribute(stream_kernel<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
+      });
+      if (err != cudaSuccess) return err;
+    }
   }
+  if (K::kSmemBytes <= 48 * 1024) return cudaSuccess;
   return once_per_device<K>([] {
     cudaError_t err =
         cudaFuncSetAttribute(gemm_kernel<K, kEdgesNone>, cudaFuncAttributeMaxDynamicSharedMemorySize, K::kSmemBytes);
@@ -1415,9 +1452,10 @@ bool launch_stream(int M, int N, int Kd, float alpha, const float* A, int64_t ld
   }
   const int per_sm = blocks_per_sm<StreamKey<K>>(dev, stream_kernel<K>, K::kThreads, K::kSmemBytes);
   int64_t slots = static_cast<int64_t>(per_sm) * sm_count(dev);
+  if (slots <= 0) return false;  // the occupancy query failed, or no block fits
   if (slots > kStreamMaxBlocks) slots = kStreamMaxBlocks;
   const int64_t tiles = blocks <= slots ? blocks : blocks % slots;
-  if (per_sm <= 0 || tiles == 0 || !stream_fill_pays(tiles, slots)) return false;
+  if (tiles == 0 || !stream_fill_pays(tiles, slots)) return false;
   const int64_t k_tiles = tiles * (Kd / K::BK);
   const int64_t grid = k_tiles < slots ? k_tiles : slots;
   float* const part = static_cast<float*>(ws);
