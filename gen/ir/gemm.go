@@ -279,6 +279,53 @@ func ParseSync(s string) (Sync, bool) { return lookup(AllSyncs, s, Sync.String) 
 // mbarriers (the template's RING argument).
 func (p *GemmParams) Mbarriers() bool { return p.Sync == SyncMbarrier && p.Stages >= 3 }
 
+// F32RowPads are the pads, in floats, of the rows of the f32 CUDA-core
+// kernel's shared-memory tiles of A and B for operands of layouts a and b
+// (kgen::sgemm::Config's kPadA, kPadB): 4, against the bank conflicts of a
+// k-contiguous operand's transposing copies, except that the cp.async
+// pipeline (3 to 5 stages) of the 256x128x16 tile of 8x16 threads and of the
+// 128x128x16 tile of 8x8 threads in quads_zigzag order leaves a column-major
+// A's rows unpadded, and in tn (B row-major) B's too.
+func F32RowPads(block, thread Tile, stages int, order FMAOrder, a, b Layout) (padA, padB int) {
+	unpadded := stages >= 3 && block.K == 16 && a == ColMajor &&
+		((block.M == 256 && block.N == 128 && thread.M == 8 && thread.N == 16) ||
+			(block.M == 128 && block.N == 128 && thread.M == 8 && thread.N == 8 && order == FMAByQuadZigzag))
+	padA, padB = 4, 4
+	if unpadded {
+		padA = 0
+		if b == RowMajor {
+			padB = 0
+		}
+	}
+	return padA, padB
+}
+
+// F32RingBytes is the shared memory of the f32 CUDA-core kernel's main
+// loop with rows padded by padA and padB floats (F32RowPads): stages
+// copies of the A and B block tiles, and with mbarriers two 8-byte
+// mbarriers per stage; static with 2 stages (through registers), dynamic
+// with 3 to 5 (cp.async).
+func F32RingBytes(block Tile, stages, padA, padB int, mbarriers bool) int {
+	bytes := stages * block.K * ((block.M + padA) + (block.N + padB)) * 4
+	if mbarriers {
+		bytes += 2 * stages * 8
+	}
+	return bytes
+}
+
+// RingBytes is F32RingBytes of p's kernel (kgen::sgemm::Config's kStages x
+// (kStageA + kStageB) floats and kRingBarrierBytes): the pads of its
+// layouts, which for a packing instance are those of the kernel it runs on
+// the copies (A column-major, B row-major).
+func (p *GemmParams) RingBytes() int {
+	a, b := p.ALayout, p.BLayout
+	if p.Pack {
+		a, b = ColMajor, RowMajor
+	}
+	padA, padB := F32RowPads(p.Block, p.Thread, p.Stages, p.FMAOrder, a, b)
+	return F32RingBytes(p.Block, p.Stages, padA, padB, p.Mbarriers())
+}
+
 // Tail is how an sgemm instance's launch runs the last, partly filled wave
 // of its C tiles, where the GPU holds more blocks at once than that wave has
 // (kgen::tail_plan).

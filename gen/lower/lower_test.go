@@ -94,7 +94,11 @@ func TestLowerRealSpec(t *testing.T) {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs, p)
+				kernel := p
+				if tl.Pack {
+					kernel = spec.LayoutPair{A: ir.ColMajor, B: ir.RowMajor}
+				}
+				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs, kernel)
 				switch {
 				case tl.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(tl.Block, tl.Thread), ir.LadderSharedBytes(tl.Ladder, tl.Block)

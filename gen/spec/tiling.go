@@ -24,8 +24,8 @@ func (t Tiling) Threads() int {
 }
 
 // SharedBytes is the most shared memory a block of the f32 kernel of layouts
-// p uses on any of archs: the ring (RingBytesIn) or, where the splits sum in a cluster
-// (split_reduce: cluster), the partial C tile staged in its place
+// p uses on any of archs: the ring (RingBytesIn) or, where the splits sum in
+// a cluster (split_reduce: cluster), the partial C tile staged in its place
 // (ClusterTileBytes) if that is larger. Only the objects for sm_90 and
 // later stage the tile; older archs' objects of the same instance use the
 // ring's bytes. An instance reports one figure for all its archs, so it
@@ -55,34 +55,14 @@ func (t Tiling) SharedBytesOn(a ir.ArchInfo, p LayoutPair) int {
 // with 2 stages (through registers), dynamic with 3 to 5 (cp.async). It is
 // the most any layout's instance uses (RingBytesIn).
 func (t Tiling) RingBytes() int {
-	return t.ringBytes(4, 4)
+	return ir.F32RingBytes(t.Block, t.Stages, 4, 4, t.Sync == ir.SyncMbarrier && t.Stages >= 3)
 }
 
-// RingBytesIn is RingBytes for the instance of layouts p: the cp.async
-// pipeline of the 256x128x16 tile of 8x16 threads and of the 128x128x16
-// tile of 8x8 threads in quads_zigzag order leaves the rows of a
-// column-major A (m-contiguous) unpadded, and in tn those of B too
-// (kgen::sgemm::Config::kUnpaddedRows, kPadA, kPadB).
+// RingBytesIn is RingBytes for the kernel of layouts p, whose rows some
+// tiles leave unpadded (ir.F32RowPads).
 func (t Tiling) RingBytesIn(p LayoutPair) int {
-	b, th := t.Block, t.Thread
-	unpadded := b.K == 16 && ((b.M == 256 && b.N == 128 && th.M == 8 && th.N == 16) ||
-		(b.M == 128 && b.N == 128 && th.M == 8 && th.N == 8 && t.FMAOrder == ir.FMAByQuadZigzag))
-	padA, padB := 4, 4
-	if t.Stages >= 3 && unpadded && p.A == ir.ColMajor {
-		padA = 0
-		if p.B == ir.RowMajor {
-			padB = 0
-		}
-	}
-	return t.ringBytes(padA, padB)
-}
-
-func (t Tiling) ringBytes(padA, padB int) int {
-	bytes := t.Stages * t.Block.K * ((t.Block.M + padA) + (t.Block.N + padB)) * 4
-	if t.Sync == ir.SyncMbarrier && t.Stages >= 3 {
-		bytes += 2 * t.Stages * 8
-	}
-	return bytes
+	padA, padB := ir.F32RowPads(t.Block, t.Thread, t.Stages, t.FMAOrder, p.A, p.B)
+	return ir.F32RingBytes(t.Block, t.Stages, padA, padB, t.Sync == ir.SyncMbarrier && t.Stages >= 3)
 }
 
 // ClusterTileBytes is the partial C tile that a block whose splits sum in a

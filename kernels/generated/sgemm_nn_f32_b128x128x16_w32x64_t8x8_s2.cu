@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2, KGEN_ARC
 struct Config : kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Row,
                                    /*stages*/ 2, /*split-K*/ 1> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 33792,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s2, KGEN_ARCH)::Config;

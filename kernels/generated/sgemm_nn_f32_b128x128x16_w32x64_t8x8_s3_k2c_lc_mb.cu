@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb
 struct Config : kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 2, /*lane map: columns*/ 1, /*FFMA order: rows*/ 0, /*splits summed in a cluster*/ true, /*splits filling the GPU*/ false, /*ring through mbarriers*/ true> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 50736,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k2c_lc_mb, KGEN_ARCH)::Config;

@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f, KG
 struct Config : kgen::sgemm::Config<256, 128, 16, 64, 64, 8, 16, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 32, /*lane map: rows*/ 0, /*FFMA order: rows*/ 0, /*splits summed in a cluster*/ false, /*splits filling the GPU*/ true> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 75264,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f, KGEN_ARCH)::Config;

@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc, 
 struct Config : kgen::sgemm::Config<128, 128, 8, 32, 64, 8, 8, /*min blocks per SM*/ 2,
                                    /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Col,
                                    /*stages*/ 4, /*split-K*/ 4, /*lane map: columns*/ 1> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 33792,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_nt_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc, KGEN_ARCH)::Config;

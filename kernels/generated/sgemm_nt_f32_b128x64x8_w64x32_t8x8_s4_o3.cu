@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3, KGEN_AR
 struct Config : kgen::sgemm::Config<128, 64, 8, 64, 32, 8, 8, /*min blocks per SM*/ 3,
                                    /*16-byte global access*/ true, kgen::Order::Row, kgen::Order::Col,
                                    /*stages*/ 4, /*split-K*/ 1> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 25600,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 128, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3, KGEN_ARCH)::Config;

@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_f
 struct Config : kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, kgen::Order::Col, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 32, /*lane map: columns*/ 1, /*FFMA order: quads_zigzag*/ 2, /*splits summed in a cluster*/ false, /*splits filling the GPU*/ true> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 49152,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k32f_lc_fq, KGEN_ARCH)::Config;

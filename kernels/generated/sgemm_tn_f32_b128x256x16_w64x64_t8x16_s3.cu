@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3, KGEN_AR
 struct Config : kgen::sgemm::Config<128, 256, 16, 64, 64, 8, 16, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, kgen::Order::Col, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 1> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 75264,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3, KGEN_ARCH)::Config;

@@ -10,6 +10,8 @@ namespace KGEN_CAT(kgen_config_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk,
 struct Config : kgen::sgemm::Config<128, 128, 16, 32, 64, 8, 8, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, /*packed*/ kgen::Order::Col, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 1, /*lane map: columns*/ 1, /*FFMA order: rows_zigzag*/ 1> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 50688,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk, KGEN_ARCH)::Config;

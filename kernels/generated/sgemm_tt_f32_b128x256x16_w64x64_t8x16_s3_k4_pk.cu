@@ -10,6 +10,8 @@ namespace KGEN_CAT(kgen_config_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk, K
 struct Config : kgen::sgemm::Config<128, 256, 16, 64, 64, 8, 16, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, /*packed*/ kgen::Order::Col, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 4> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 75264,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk, KGEN_ARCH)::Config;

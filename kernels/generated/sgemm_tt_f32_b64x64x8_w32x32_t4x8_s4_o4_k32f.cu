@@ -9,6 +9,8 @@ namespace KGEN_CAT(kgen_config_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f, KGE
 struct Config : kgen::sgemm::Config<64, 64, 8, 32, 32, 4, 8, /*min blocks per SM*/ 4,
                                    /*16-byte global access*/ true, kgen::Order::Col, kgen::Order::Col,
                                    /*stages*/ 4, /*split-K*/ 32, /*lane map: rows*/ 0, /*FFMA order: rows*/ 0, /*splits summed in a cluster*/ false, /*splits filling the GPU*/ true> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 17408,
+              "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 128, "threads per block differ from the spec's");
 }  // namespace
 using KGEN_CAT(kgen_config_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f, KGEN_ARCH)::Config;

@@ -56,7 +56,9 @@ var configs = map[ir.Op]opConfig{
                                    {{- if or .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*splits summed in a cluster*/ {{.P.ClusterReduce}}{{end}}
                                    {{- if or .P.FillSplits .P.Mbarriers .P.TailArg}}, /*splits filling the GPU*/ {{.P.FillSplits}}{{end}}
                                    {{- if or .P.Mbarriers .P.TailArg}}, /*ring through mbarriers*/ {{.P.Mbarriers}}{{end}}
-                                   {{- if .P.TailSplit}}, /*last wave split in clusters*/ true{{else if .P.StreamK}}, /*tiles by stream-K*/ kgen::sgemm::kTailStream{{end}}> {};`, funcs),
+                                   {{- if .P.TailSplit}}, /*last wave split in clusters*/ true{{else if .P.StreamK}}, /*tiles by stream-K*/ kgen::sgemm::kTailStream{{end}}> {};
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == {{.P.RingBytes}},
+              "the main loop's shared memory differs from the spec's");`, funcs),
 		launch: emit.Template("gemm.launch", `{{if .P.Pack}}launch_packed<Config, {{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}>{{else}}launch<Config>{{end}}`, funcs),
 	},
 	ir.GEMV: {
