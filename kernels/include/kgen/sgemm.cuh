@@ -375,7 +375,9 @@ struct Config {
   // (1.6% faster at 2048^3), and the engine's picks of it 0.9-1.5% slower
   // (tn 1024^3 split in clusters, tn 4096x128x1024 split, tt 2048^3
   // stream-K); in nn the unpadded B ran the 128x128 tiles 0.5-0.9% slower
-  // at 2048^3. The other tiles were not measured.
+  // at 2048^3. The other tiles were not measured. gen/ir's F32RowPads is
+  // this rule for the generator, whose sources static_assert the ring's
+  // bytes against it.
   static constexpr bool kUnpaddedRows = kAsync && BK == 16 && !kAKContig &&
                                         ((BM == 256 && BN == 128 && TM == 8 && TN == 16) ||
                                          (BM == 128 && BN == 128 && TM == 8 && TN == 8 && FMA_ORDER_ == 2));
