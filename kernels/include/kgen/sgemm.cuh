@@ -369,11 +369,11 @@ struct Config {
   // tt at 768^3-2048^3 (the engine's picks of it at 768^3, 512x512x8192,
   // 1024x1024x8192: 2.7-5.0%); the 128x128 tile in quads_zigzag order split
   // 4 ways and to fill, tn 1.3-1.8% at 768^3-2048^3, tt 0.7-1.0% at 768^3
-  // and 1024^3 and 0.1-0.2% at 2048^3 (the engine's picks of it in tt level
-  // within its 1% between runs). Not kept elsewhere: the 128x128 tile in
-  // rows_zigzag order ran whole 0.7-1.0% slower in tn at 768^3 and 1024^3
-  // (1.6% faster at 2048^3), and the engine's picks of it 0.9-1.5% slower
-  // (tn 1024^3 split in clusters, tn 4096x128x1024 split, tt 2048^3
+  // and 1024^3 and 0.1-0.2% at 2048^3 (the engine's picks of it in tt level,
+  // within the bench's noise between runs). Not kept elsewhere: the 128x128
+  // tile in rows_zigzag order ran whole 0.7-1.0% slower in tn at 768^3 and
+  // 1024^3 (1.6% faster at 2048^3), and the engine's picks of it 0.9-1.5%
+  // slower (tn 1024^3 split in clusters, tn 4096x128x1024 split, tt 2048^3
   // stream-K); in nn the unpadded B ran the 128x128 tiles 0.5-0.9% slower
   // at 2048^3. The other tiles were not measured. gen/ir's F32RowPads is
   // this rule for the generator, whose sources static_assert the ring's
