@@ -313,15 +313,21 @@ func F32RingBytes(block Tile, stages, padA, padB int, mbarriers bool) int {
 	return bytes
 }
 
-// RingBytes is F32RingBytes of p's kernel (kgen::sgemm::Config's kStages x
-// (kStageA + kStageB) floats and kRingBarrierBytes): the pads of its
-// layouts, which for a packing instance are those of the kernel it runs on
-// the copies (A column-major, B row-major).
-func (p *GemmParams) RingBytes() int {
-	a, b := p.ALayout, p.BLayout
+// KernelLayouts are the layouts of A and B that p's kernel reads: p's own,
+// or for a packing instance those of the copies it multiplies (A
+// column-major, B row-major).
+func (p *GemmParams) KernelLayouts() (a, b Layout) {
 	if p.Pack {
-		a, b = ColMajor, RowMajor
+		return ColMajor, RowMajor
 	}
+	return p.ALayout, p.BLayout
+}
+
+// RingBytes is F32RingBytes of p's kernel (kgen::sgemm::Config's kStages x
+// (kStageA + kStageB) floats and kRingBarrierBytes), with the pads of its
+// KernelLayouts.
+func (p *GemmParams) RingBytes() int {
+	a, b := p.KernelLayouts()
 	padA, padB := F32RowPads(p.Block, p.Thread, p.Stages, p.FMAOrder, a, b)
 	return F32RingBytes(p.Block, p.Stages, padA, padB, p.Mbarriers())
 }

@@ -93,13 +93,8 @@ func instances(f spec.Family, archs []ir.Arch) []ir.Instance {
 					SplitCount: t.SplitCount, MMA: t.MMA, LaneMap: t.LaneMap, FMAOrder: t.FMAOrder, Sync: t.Sync, Tail: t.Tail, Pack: t.Pack,
 					Ladder: t.Ladder,
 				}
-				// A packing instance's kernel multiplies the copies: A
-				// column-major, B row-major.
-				kernel := lp
-				if t.Pack {
-					kernel = spec.LayoutPair{A: ir.ColMajor, B: ir.RowMajor}
-				}
-				threads, smem := t.Threads(), t.SharedBytes(archs, kernel)
+				ka, kb := p.KernelLayouts()
+				threads, smem := t.Threads(), t.SharedBytes(archs, spec.LayoutPair{A: ka, B: kb})
 				switch {
 				case t.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(t.Block, t.Thread), ir.LadderSharedBytes(t.Ladder, t.Block)

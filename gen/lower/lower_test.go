@@ -78,9 +78,10 @@ func TestLowerRealSpec(t *testing.T) {
 				if !p.KContiguous() {
 					tl.Sync = ir.SyncBarrier
 				}
-				name := ir.InstanceName(f.Name, types(f), &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
+				gp := &ir.GemmParams{ALayout: p.A, BLayout: p.B, CLayout: f.CLayout,
 					Block: tl.Block, Warp: tl.Warp, Thread: tl.Thread, Stages: tl.Stages, VecGlobal: tl.VecGlobal, VecShared: tl.VecShared, MinBlocksSM: tl.MinBlocksSM, SplitK: tl.SplitK, SplitReduce: tl.SplitReduce,
-					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Sync: tl.Sync, Tail: tl.Tail, Pack: tl.Pack, Ladder: tl.Ladder})
+					SplitCount: tl.SplitCount, MMA: tl.MMA, LaneMap: tl.LaneMap, FMAOrder: tl.FMAOrder, Sync: tl.Sync, Tail: tl.Tail, Pack: tl.Pack, Ladder: tl.Ladder}
+				name := ir.InstanceName(f.Name, types(f), gp)
 				if tl.Pack && p.A == ir.ColMajor && p.B == ir.RowMajor {
 					// Layout tn has nothing to pack: no instance.
 					if _, ok := byName[name]; ok {
@@ -94,11 +95,8 @@ func TestLowerRealSpec(t *testing.T) {
 					t.Errorf("no instance %s", name)
 					continue
 				}
-				kernel := p
-				if tl.Pack {
-					kernel = spec.LayoutPair{A: ir.ColMajor, B: ir.RowMajor}
-				}
-				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs, kernel)
+				ka, kb := gp.KernelLayouts()
+				threads, smem := tl.Threads(), tl.SharedBytes(f.Archs, spec.LayoutPair{A: ka, B: kb})
 				switch {
 				case tl.Ladder != ir.LadderNone:
 					threads, smem = ir.LadderThreads(tl.Block, tl.Thread), ir.LadderSharedBytes(tl.Ladder, tl.Block)

@@ -55,15 +55,19 @@ func (t Tiling) SharedBytesOn(a ir.ArchInfo, p LayoutPair) int {
 // with 2 stages (through registers), dynamic with 3 to 5 (cp.async). It is
 // the most any layout's instance uses (RingBytesIn).
 func (t Tiling) RingBytes() int {
-	return ir.F32RingBytes(t.Block, t.Stages, 4, 4, t.Sync == ir.SyncMbarrier && t.Stages >= 3)
+	return ir.F32RingBytes(t.Block, t.Stages, 4, 4, t.mbarriers())
 }
 
 // RingBytesIn is RingBytes for the kernel of layouts p, whose rows some
 // tiles leave unpadded (ir.F32RowPads).
 func (t Tiling) RingBytesIn(p LayoutPair) int {
 	padA, padB := ir.F32RowPads(t.Block, t.Thread, t.Stages, t.FMAOrder, p.A, p.B)
-	return ir.F32RingBytes(t.Block, t.Stages, padA, padB, t.Sync == ir.SyncMbarrier && t.Stages >= 3)
+	return ir.F32RingBytes(t.Block, t.Stages, padA, padB, t.mbarriers())
 }
+
+// mbarriers reports whether t's cp.async ring synchronises through
+// mbarriers (ir.GemmParams.Mbarriers).
+func (t Tiling) mbarriers() bool { return t.Sync == ir.SyncMbarrier && t.Stages >= 3 }
 
 // ClusterTileBytes is the partial C tile that a block whose splits sum in a
 // cluster (split_reduce cluster, or a split tail's: tail cluster) stages in
