@@ -142,6 +142,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -173,6 +174,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -205,6 +207,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
@@ -232,6 +235,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -371,6 +375,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -402,6 +407,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -434,6 +440,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
@@ -461,6 +468,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -600,6 +608,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -631,6 +640,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -663,6 +673,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
@@ -690,6 +701,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -841,6 +853,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -872,6 +885,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \
@@ -904,6 +918,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_ts.o \
@@ -931,6 +946,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_k4_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_ts.o \

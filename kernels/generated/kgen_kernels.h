@@ -773,6 +773,12 @@ int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(int device, int m
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -958,6 +964,12 @@ int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(int device, int m
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1151,6 +1163,12 @@ int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm86(int device, int m, i
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1312,6 +1330,12 @@ int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm80(int device, int m
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

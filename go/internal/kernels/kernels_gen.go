@@ -1495,6 +1495,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
 		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2115,6 +2135,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
 		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2755,6 +2795,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag"},
 		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", TailSplit: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", TailSplit: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", TailSplit: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", TailSplit: true},
+		Launch: kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50688},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3295,6 +3355,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier"},
 		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 86, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 89, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc", Family: "sgemm", Arch: 90, Threads: 256, SharedBytes: 67584},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 1, SplitK: 1, LaneMap: "columns", FMAOrder: "quads_zigzag", Sync: "mbarrier", TailSplit: true},
+		Launch: kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb", Family: "sgemm", Arch: 80, Threads: 256, SharedBytes: 50736},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -6465,6 +6545,22 @@ func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) i
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6959,6 +7055,22 @@ func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(p *GEMMParams) i
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
@@ -7473,6 +7585,22 @@ func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(p *GEMMParams) int 
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7903,6 +8031,22 @@ func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm89(p *GEMMParams) i
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fq_mb_tc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_sm80(p *GEMMParams) int {
