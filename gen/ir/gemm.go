@@ -283,12 +283,13 @@ func (p *GemmParams) Mbarriers() bool { return p.Sync == SyncMbarrier && p.Stage
 // kernel's shared-memory tiles of A and B for operands of layouts a and b
 // (kgen::sgemm::Config's kPadA, kPadB): 4, against the bank conflicts of a
 // k-contiguous operand's transposing copies, except that the cp.async
-// pipeline (3 to 5 stages) of the 256x128x16 tile of 8x16 threads and of the
-// 128x128x16 tile of 8x8 threads in quads_zigzag order leaves a column-major
-// A's rows unpadded, and in tn (B row-major) B's too.
+// pipeline (3 to 5 stages) of the 256x128x16 and 128x256x16 tiles of 8x16
+// threads and of the 128x128x16 tile of 8x8 threads in quads_zigzag order
+// leaves a column-major A's rows unpadded, and in tn (B row-major) B's too.
 func F32RowPads(block, thread Tile, stages int, order FMAOrder, a, b Layout) (padA, padB int) {
 	unpadded := stages >= 3 && block.K == 16 && a == ColMajor &&
 		((block.M == 256 && block.N == 128 && thread.M == 8 && thread.N == 16) ||
+			(block.M == 128 && block.N == 256 && thread.M == 8 && thread.N == 16) ||
 			(block.M == 128 && block.N == 128 && thread.M == 8 && thread.N == 8 && order == FMAByQuadZigzag))
 	padA, padB = 4, 4
 	if unpadded {

@@ -2,7 +2,7 @@
 
 // sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk: fp32 GEMM on CUDA cores, A row-major, B row-major, C row-major;
 // the k-contiguous operands transposed into the workspace first, then the kernel of A col-major and B row-major;
-// block 128x256x16, warp 64x64, thread 8x16, 3 stages (cp.async), split-K 4, 256 threads, 75264 bytes of shared memory.
+// block 128x256x16, warp 64x64, thread 8x16, 3 stages (cp.async), split-K 4, 256 threads, 73728 bytes of shared memory.
 #include "kernels/generated/kgen_kernels.h"
 #include "kgen/sgemm.cuh"
 
@@ -10,7 +10,7 @@ namespace KGEN_CAT(kgen_config_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk, K
 struct Config : kgen::sgemm::Config<128, 256, 16, 64, 64, 8, 16, /*min blocks per SM*/ 1,
                                    /*16-byte global access*/ true, /*packed*/ kgen::Order::Col, kgen::Order::Row,
                                    /*stages*/ 3, /*split-K*/ 4> {};
-static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 75264,
+static_assert(Config::kStages * (Config::kStageA + Config::kStageB) * 4 + Config::kRingBarrierBytes == 73728,
               "the main loop's shared memory differs from the spec's");
 static_assert(Config::kThreads == 256, "threads per block differ from the spec's");
 }  // namespace

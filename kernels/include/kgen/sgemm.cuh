@@ -356,14 +356,14 @@ struct Config {
   static constexpr bool kAKContig = A_ORDER_ == Order::Row;  // A is M x K
   static constexpr bool kBKContig = B_ORDER_ == Order::Col;  // B is K x N
   // Shared-memory rows of the cp.async pipeline's m/n-contiguous A (tn, tt)
-  // and, in tn, its n-contiguous B, in the 256x128x16 tile of 8x16 threads
-  // and the 128x128x16 tile in quads_zigzag order: unpadded, so that every
-  // row of the tile starts on a 128-byte line and a warp's 16-byte copies of
-  // a row (512 bytes) fill 4 wavefronts. Padded as the k-contiguous
-  // operands' tiles (rows of MN + 4 floats: 16 bytes past a line per row),
-  // ncu counted the 128x128x16 tile's 16-byte copies of B in nn at 2.6x the
-  // ideal shared wavefronts and 1.5x the ideal global sectors (all the
-  // kernel's excess sectors). On an H200 (bench/harness/sgemm_copy_banks.cu,
+  // and, in tn, its n-contiguous B, in the 256x128x16 and 128x256x16 tiles
+  // of 8x16 threads and the 128x128x16 tile in quads_zigzag order:
+  // unpadded, so that every row of the tile starts on a 128-byte line and a
+  // warp's 16-byte copies of a row (512 bytes) fill 4 wavefronts. Padded as
+  // the k-contiguous operands' tiles (rows of MN + 4 floats: 16 bytes past a
+  // line per row), ncu counted the 128x128x16 tile's 16-byte copies of B in
+  // nn at 2.6x the ideal shared wavefronts and 1.5x the ideal global sectors
+  // (all the kernel's excess sectors). On an H200 (bench/harness/sgemm_copy_banks.cu,
   // bench/results/h200-2026-11-29-session46.md), against padded rows, x
   // cuBLAS: the 256x128 tile split to fill the GPU 2.5-4.4% faster in tn and
   // tt at 768^3-2048^3 (the engine's picks of it at 768^3, 512x512x8192,
@@ -375,11 +375,15 @@ struct Config {
   // 1024^3 (1.6% faster at 2048^3), and the engine's picks of it 0.9-1.5%
   // slower (tn 1024^3 split in clusters, tn 4096x128x1024 split, tt 2048^3
   // stream-K); in nn the unpadded B ran the 128x128 tiles 0.5-0.9% slower
-  // at 2048^3. The other tiles were not measured. gen/ir's F32RowPads is
-  // this rule for the generator, whose sources static_assert the ring's
-  // bytes against it.
+  // at 2048^3. The 128x256x16 tile, unpadded since session 47
+  // (bench/harness/sgemm_unpad_wide.cu, bench/results/
+  // h200-2026-11-30-session47.md), whole and split 4 ways: tn 3.6-4.5%
+  // faster at 768^3-4096^3 and 128x8192x8192, tt 0.6-1.3%. The other tiles
+  // were not measured. gen/ir's F32RowPads is this rule for the generator,
+  // whose sources static_assert the ring's bytes against it.
   static constexpr bool kUnpaddedRows = kAsync && BK == 16 && !kAKContig &&
                                         ((BM == 256 && BN == 128 && TM == 8 && TN == 16) ||
+                                         (BM == 128 && BN == 256 && TM == 8 && TN == 16) ||
                                          (BM == 128 && BN == 128 && TM == 8 && TN == 8 && FMA_ORDER_ == 2));
   static constexpr int kPadA = kUnpaddedRows ? 0 : kPad;
   static constexpr int kPadB = kUnpaddedRows && !kBKContig ? 0 : kPad;
