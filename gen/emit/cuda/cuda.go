@@ -31,6 +31,10 @@ var funcs = map[string]any{
 	"transposed": func(l ir.Layout) bool { return l == ir.ColMajor },
 	"f16":        func(d ir.DType) bool { return d == ir.F16 },
 	"ladderStep": func(s ir.LadderStep) string { return ir.LadderSteps[s].CUDA },
+	// kernelA and kernelB are the layouts a GEMM instance's kernel reads
+	// (ir.GemmParams.KernelLayouts: a packing instance's copies).
+	"kernelA": func(p *ir.GemmParams) ir.Layout { a, _ := p.KernelLayouts(); return a },
+	"kernelB": func(p *ir.GemmParams) ir.Layout { _, b := p.KernelLayouts(); return b },
 }
 
 // opConfig is what one op adds to the common source: the template header
@@ -47,10 +51,10 @@ var configs = map[ir.Op]opConfig{
 	ir.GEMM: {
 		header: "kgen/sgemm.cuh", namespace: "kgen::sgemm",
 		describe: emit.Template("gemm.describe", `fp32 GEMM on CUDA cores, A {{layout .P.ALayout}}-major, B {{layout .P.BLayout}}-major, C row-major;
-// {{if .P.Pack}}the k-contiguous operands transposed into the workspace first, then the kernel of A col-major and B row-major;
+// {{if .P.Pack}}the k-contiguous operands transposed into the workspace first, then the kernel of A {{layout (kernelA .P)}}-major and B {{layout (kernelB .P)}}-major;
 // {{end}}block {{.P.Block.M}}x{{.P.Block.N}}x{{.P.Block.K}}, warp {{.P.Warp.M}}x{{.P.Warp.N}}, thread {{.P.Thread.M}}x{{.P.Thread.N}}, {{.P.Stages}} stages ({{if gt .P.Stages 2}}cp.async{{else}}through registers{{end}}), split-K {{if .P.FillSplits}}up to {{end}}{{.P.SplitK}}{{if .P.ClusterReduce}} (summed in a thread-block cluster on sm_90){{end}}{{if .P.FillSplits}} (as many as fill the GPU){{end}},{{if .P.Mbarriers}} the ring synchronised by mbarriers,{{end}}{{if .P.TailSplit}} the last wave's tiles split in clusters on sm_90,{{end}}{{if .P.StreamK}} a one-wave problem's tiles or the last wave's by stream-K,{{end}} {{.In.Threads}} threads, {{if .P.ClusterReduce}}at most {{end}}{{.In.SharedBytes}} bytes of shared memory.`, funcs),
 		config: emit.Template("gemm.config", `struct Config : kgen::sgemm::Config<{{.P.Block.M}}, {{.P.Block.N}}, {{.P.Block.K}}, {{.P.Warp.M}}, {{.P.Warp.N}}, {{.P.Thread.M}}, {{.P.Thread.N}}, /*min blocks per SM*/ {{.P.MinBlocksSM}},
-                                   /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{if .P.Pack}}/*packed*/ kgen::Order::Col, kgen::Order::Row{{else}}{{cudaOrder .P.ALayout}}, {{cudaOrder .P.BLayout}}{{end}},
+                                   /*16-byte global access*/ {{eq .P.VecGlobal 4}}, {{if .P.Pack}}/*packed*/ {{end}}{{cudaOrder (kernelA .P)}}, {{cudaOrder (kernelB .P)}},
                                    /*stages*/ {{.P.Stages}}, /*split-K*/ {{.P.SplitK}}{{if or .P.LaneMap .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*lane map: {{.P.LaneMap}}*/ {{printf "%d" .P.LaneMap}}{{end}}
                                    {{- if or .P.FMAOrder .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*FFMA order: {{.P.FMAOrder}}*/ {{printf "%d" .P.FMAOrder}}{{end}}
                                    {{- if or .P.ClusterReduce .P.FillSplits .P.Mbarriers .P.TailArg}}, /*splits summed in a cluster*/ {{.P.ClusterReduce}}{{end}}
