@@ -250,6 +250,16 @@ var sgemmTimes = []struct {
 	// without it (the same picks; between the grid shapes the same scores,
 	// leave-one-out tn 5 over 5% instead of 4).
 	{"../../bench/results/h200-2026-11-30-session47-call2-tune-sgemm-merged-raw.json.gz", 1.24, 1.53, 28, 25, true},
+	// Between and leave-one-out: as session 47's. The H200's session 48
+	// table, the committed nvidia-h200.yaml: the 128x256x16 tile's instances
+	// whose m/n-contiguous shared rows are unpadded since session 47 (tn and
+	// tt whole and k4, the packing instances of nn, nt and tt) measured
+	// alone (seed 25, -iters 10) and merged with session 47's times of the
+	// others (without its stream-K form, no longer built). New picks: nn's
+	// packing k4 at 4096^3, 1024x1024x8192 and 128x8192x8192 (there 3.8%
+	// faster than the old pick), tn's whole tile at 2048^3, 4096^3 and
+	// 2048x2048x512 and its k4 at 1024x1024x8192 and 128x8192x8192 (3.9%).
+	{"../../bench/results/h200-2026-11-30-session48-call1-tune-sgemm-merged-raw.json.gz", 1.24, 1.53, 28, 25, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan
