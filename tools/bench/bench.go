@@ -314,9 +314,10 @@ func gemmExF16(b *bencher, acc16 bool) func(s *cuda.Stream, set operandSet) erro
 }
 
 // gemmSection times, per shape and layout, the reference, the engine's
-// choice and every matching instance of fam, each checked against the
-// reference before it is timed; short problems get graph rows for the
-// reference and the engine too. It returns the rows and the ablation.
+// choice and, at the shapes -instances names, every instance of fam that
+// -filter keeps, each checked against the reference before it is timed;
+// short problems get graph rows for the reference and the engine too. It
+// returns the rows and the ablation.
 //
 // Reference instances (the SGEMM ladder) run at one problem only, the
 // ladder's (-ladder-n), so that they do not slow the default run: with every
@@ -370,14 +371,24 @@ func (b *bencher) ladderProblem(fam gemmFamily) (*shape, bool) {
 	return &sh, !slices.Contains(b.cfg.shapes, sh) || !slices.Contains(b.cfg.layouts, nn)
 }
 
-// gemmProblem times one problem; withRef adds the reference instances.
-func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, withRef bool, rep *Report) error {
-	var insts []gemm.Instance
-	for _, in := range gemm.Of(fam.dt, b.eng.Instances()) {
-		if in.A == order[0] && in.B == order[1] && (withRef || !in.Reference) && b.cfg.filter.MatchString(in.Name) {
-			insts = append(insts, in)
+// gemmInstances is the instances of ins timed by name at sh in order: at
+// the shapes -instances names, those -filter keeps, but the reference
+// instances only where withRef (the ladder's problem, where every other
+// instance runs too).
+func (c config) gemmInstances(ins []gemm.Instance, sh shape, order [2]gemm.Order, withRef bool) []gemm.Instance {
+	var out []gemm.Instance
+	for _, in := range ins {
+		at := withRef || !in.Reference && c.instances.atGEMM(sh)
+		if at && in.A == order[0] && in.B == order[1] && c.filter.MatchString(in.Name) {
+			out = append(out, in)
 		}
 	}
+	return out
+}
+
+// gemmProblem times one problem; withRef adds the reference instances.
+func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, withRef bool, rep *Report) error {
+	insts := b.cfg.gemmInstances(gemm.Of(fam.dt, b.eng.Instances()), sh, order, withRef)
 	choice, err := b.eng.Pick(fam.dt, order[0], order[1], sh.M, sh.N, sh.K)
 	if err != nil {
 		return err

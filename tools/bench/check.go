@@ -23,18 +23,25 @@ type product struct {
 // newProduct reads the magnitudes of A and B, given as at(i, l) and bt(l,
 // j) so that any storage order serves.
 func newProduct(m, n, k int, a, b func(int, int) float32, inflate float64) product {
-	p := product{m: m, n: n, k: k, rowMaxA: make([]float64, m), colSumB: make([]float64, n), inflate: inflate}
-	for i := range m {
-		for l := range k {
-			p.rowMaxA[i] = max(p.rowMaxA[i], math.Abs(float64(a(i, l))))
-		}
-	}
+	p := product{m: m, n: n, k: k, colSumB: make([]float64, n), inflate: inflate}
+	p.rowMaxA = rowMax(m, k, a)
 	for l := range k {
 		for j := range n {
 			p.colSumB[j] += math.Abs(float64(b(l, j)))
 		}
 	}
 	return p
+}
+
+// rowMax is max over l of |a(i, l)| for each of the m rows.
+func rowMax(m, k int, a func(int, int) float32) []float64 {
+	out := make([]float64, m)
+	for i := range m {
+		for l := range k {
+			out[i] = max(out[i], math.Abs(float64(a(i, l))))
+		}
+	}
+	return out
 }
 
 // check compares got with the reference want, both M x N row-major and

@@ -28,7 +28,8 @@ type config struct {
 	warmup     int
 	minSpanMs  float64 // each event pair spans at least this
 	filter     *regexp.Regexp
-	ladderN    int // the size n of the SGEMM ladder's n x n x n problem; 0: no ladder
+	instances  instanceSet // where every instance is timed, besides the engine's choice
+	ladderN    int         // the size n of the SGEMM ladder's n x n x n problem; 0: no ladder
 	jsonOut    string
 	csvOut     string
 	svgOut     string
@@ -56,6 +57,8 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	fs.IntVar(&c.warmup, "warmup", 3, "untimed launches before timing")
 	fs.Float64Var(&c.minSpanMs, "min-span-ms", 1, "launch enough times between one pair of events to span this many ms")
 	filter := fs.String("filter", "", "only instances whose name matches this regular expression")
+	instances := fs.String("instances", "4096", "where every SGEMM, HGEMM and HGEMV instance (that -filter keeps) is timed besides the engine's choice and the reference, which run at every problem: "+
+		"sizes n (GEMM n x n x n, HGEMV N = K = n), GEMM shapes MxNxK, HGEMV shapes NxK, comma-separated, among the run's problems; all; or none (default 4096, all when -filter is given)")
 	fs.IntVar(&c.ladderN, "ladder-n", 4096, "time the reference instances (the seed article's SGEMM ladder) at n x n x n, nn, only; 0: not at all")
 	fs.StringVar(&c.jsonOut, "json", "", "write every row as JSON here")
 	fs.StringVar(&c.csvOut, "csv", "", "write every row as CSV here")
@@ -105,6 +108,17 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if c.filter, err = regexp.Compile(*filter); err != nil {
 		return c, fmt.Errorf("-filter: %w", err)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if set["filter"] && !set["instances"] {
+		*instances = "all" // instances picked by name run at every problem
+	}
+	if c.instances, err = parseInstances(*instances); err != nil {
+		return c, err
+	}
+	if set["instances"] && !c.instances.matchesAny(c) {
+		return c, fmt.Errorf("-instances %q names none of the run's problems (-sizes, -shapes, -gemv-shapes of the families that run)", *instances)
 	}
 	if (c.families["sgemm"] || c.families["hgemm"]) && len(c.shapes) == 0 {
 		return c, errors.New("sgemm and hgemm need a shape: -sizes or -shapes")
@@ -197,6 +211,56 @@ func parseFamilies(list string) (map[string]bool, error) {
 		want[f] = true
 	}
 	return want, nil
+}
+
+// instanceSet is where every instance is timed: at every problem, or at
+// the GEMM shapes and HGEMV (N, K) shapes it names.
+type instanceSet struct {
+	all  bool
+	gemm []shape
+	gemv [][2]int
+}
+
+// parseInstances reads -instances: all, none, or sizes n (n x n x n for
+// the GEMMs, N = K = n for HGEMV), MxNxK and NxK shapes.
+func parseInstances(list string) (instanceSet, error) {
+	var s instanceSet
+	switch strings.ToLower(strings.TrimSpace(list)) {
+	case "all":
+		return instanceSet{all: true}, nil
+	case "none":
+		return s, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		if d, ok := dims(f, 1); ok {
+			s.gemm = append(s.gemm, shape{d[0], d[0], d[0]})
+			s.gemv = append(s.gemv, [2]int{d[0], d[0]})
+		} else if d, ok := dims(f, 2); ok {
+			s.gemv = append(s.gemv, [2]int{d[0], d[1]})
+		} else if d, ok := dims(f, 3); ok {
+			s.gemm = append(s.gemm, shape{d[0], d[1], d[2]})
+		} else {
+			return s, fmt.Errorf("-instances: %q is not a size n, a shape MxNxK or NxK of positive integers, all or none", f)
+		}
+	}
+	return s, nil
+}
+
+// atGEMM reports whether every GEMM instance is timed at sh.
+func (s instanceSet) atGEMM(sh shape) bool { return s.all || slices.Contains(s.gemm, sh) }
+
+// atGEMV reports whether every HGEMV instance is timed at N x K.
+func (s instanceSet) atGEMV(n, k int) bool { return s.all || slices.Contains(s.gemv, [2]int{n, k}) }
+
+// matchesAny reports whether s holds at least one problem that c runs.
+func (s instanceSet) matchesAny(c config) bool {
+	if s.all || len(s.gemm)+len(s.gemv) == 0 { // all, or none
+		return true
+	}
+	inGEMM := (c.families["sgemm"] || c.families["hgemm"]) && slices.ContainsFunc(c.shapes, s.atGEMM)
+	inGEMV := c.families["hgemv"] && slices.ContainsFunc(c.gemvShapes, func(nk [2]int) bool { return s.atGEMV(nk[0], nk[1]) })
+	return inGEMM || inGEMV
 }
 
 // positiveInts parses a comma-separated list of positive integers.

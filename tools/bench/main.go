@@ -4,8 +4,15 @@
 // (internal/compare; GF(2^8) bit for bit) fails the run, naming the kernel,
 // the problem and the worst element.
 //
-//   - sgemm: every SGEMM instance and the engine's own choice (the row
-//     engine(<instance it picked>), what users run) against cuBLAS SGEMM
+// The engine's own choice (the row engine(<instance it picked>), what users
+// run) is timed at every problem; every SGEMM, HGEMM and HGEMV instance by
+// name, at the problems -instances names (default 4096: GEMM 4096^3, where
+// the SGEMM ladder runs too, and HGEMV N = K = 4096; all with -filter, or
+// with -instances all), so that the default run takes minutes while every
+// kernel is still checked and timed. GF(2^8) times every instance at each
+// of its problems.
+//
+//   - sgemm: SGEMM instances and the engine's choice against cuBLAS SGEMM
 //     (pedantic math: no TF32), per shape and layout: TFLOPS, percent of
 //     the FP32 peak, ratio to cuBLAS;
 //   - gf256: every GF(2^8) instance and the engine's choice on
@@ -14,10 +21,10 @@
 //     klauspost/reedsolomon on all CPU cores (parity checked bit for bit
 //     against klauspost's); decode of 10+4 with four data shards lost; and
 //     the host-to-host encode of rs.Encoder against klauspost alone;
-//   - hgemv: every fp16 GEMV instance and the engine's choice at K = N from
+//   - hgemv: fp16 GEMV instances and the engine's choice at K = N from
 //     256 to 16384 and the LLM shapes, M = 1, 2, 4, 8, both layouts, weights
 //     rotated past the L2, against cuBLAS GemmEx and the copy floor;
-//   - hgemm: every fp16 tensor-core GEMM instance and the engine's choice per
+//   - hgemm: fp16 tensor-core GEMM instances and the engine's choice per
 //     shape and layout against cuBLAS GemmEx (fp32 accumulation): TFLOPS, %
 //     of the dense fp16 peak.
 //
@@ -43,7 +50,8 @@
 //	      [-shapes 4096x4096x4096,8192x128x8192] [-layouts nn,nt,tn,tt]
 //	      [-gf-sizes 65536,...] [-gemv-shapes NxK,...] [-gemv-batches 1,2,4,8]
 //	      [-iters 20] [-warmup 3] [-min-span-ms 1]
-//	      [-filter RE] [-json out.json] [-csv out.csv] [-svg out.svg]
+//	      [-filter RE] [-instances 4096 | all | none | n,MxNxK,NxK,...]
+//	      [-json out.json] [-csv out.csv] [-svg out.svg]
 //	      [-compare old.json [-noise-k 3] [-noise-min 3]] [-progress | -no-progress]
 //	      [-rule]
 //
@@ -72,6 +80,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/kgen-gpu/kgen/go/cuda"
 )
@@ -142,9 +151,11 @@ func run(cfg config, stdout io.Writer) error {
 	}
 	for _, s := range sections {
 		if cfg.families[s.name] {
+			start, rows := time.Now(), len(rep.Rows)
 			if err := s.run(); err != nil {
 				return err
 			}
+			b.printf("%s: %d rows in %s\n", s.name, len(rep.Rows)-rows, time.Since(start).Round(time.Second))
 		}
 	}
 	b.prog.clear()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -170,4 +171,105 @@ func TestDispatchLine(t *testing.T) {
 		dispatchLine("NVIDIA H200", "2026-11-28", []string{"sgemm"}, []string{"sgemm", "hgemm", "hgemmk"}))
 	assert.Equal(t, "dispatch: sgemm, hgemm by the NVIDIA H100's table of 2026-11-27",
 		dispatchLine("NVIDIA H100", "2026-11-27", []string{"sgemm", "hgemm"}, []string{"hgemm", "sgemm"}))
+}
+
+// parse is parseArgs on a fresh flag set that prints nothing.
+func parse(args ...string) (config, error) {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return parseArgs(fs, args)
+}
+
+// TestInstancesWhere: by default every instance is timed at 4096 only
+// (GEMM 4096^3, HGEMV N = K = 4096), the engine's choice at every problem;
+// -filter alone times the instances it picks everywhere; -instances says
+// where, and one that names none of the run's problems is an error.
+func TestInstancesWhere(t *testing.T) {
+	cfg, err := parse()
+	require.NoError(t, err)
+	assert.True(t, cfg.instances.atGEMM(shape{4096, 4096, 4096}))
+	assert.False(t, cfg.instances.atGEMM(shape{1024, 1024, 1024}))
+	assert.False(t, cfg.instances.atGEMM(shape{4096, 4096, 128}))
+	assert.True(t, cfg.instances.atGEMV(4096, 4096))
+	assert.False(t, cfg.instances.atGEMV(11008, 4096))
+
+	for _, args := range [][]string{{"-filter", "_b128x256"}, {"-instances", "all"}, {"-instances", " ALL "}} {
+		cfg, err = parse(args...)
+		require.NoError(t, err, "%q", args)
+		assert.True(t, cfg.instances.atGEMM(shape{1024, 1024, 1024}), "%q", args)
+		assert.True(t, cfg.instances.atGEMV(11008, 4096), "%q", args)
+	}
+	for _, args := range [][]string{{"-instances", "none"}, {"-filter", "_b128x256", "-instances", "none"}} {
+		cfg, err = parse(args...)
+		require.NoError(t, err, "%q", args)
+		assert.False(t, cfg.instances.atGEMM(shape{4096, 4096, 4096}), "%q", args)
+		assert.False(t, cfg.instances.atGEMV(4096, 4096), "%q", args)
+	}
+
+	cfg, err = parse("-sizes", "2048", "-shapes", "7x1x4097", "-gemv-shapes", "11008x4096,512x512",
+		"-instances", "2048, 7x1x4097,11008X4096")
+	require.NoError(t, err)
+	assert.Equal(t, instanceSet{gemm: []shape{{2048, 2048, 2048}, {7, 1, 4097}}, gemv: [][2]int{{2048, 2048}, {11008, 4096}}}, cfg.instances)
+	assert.False(t, cfg.instances.atGEMV(512, 512))
+
+	// Named problems the run has, in any family that runs; the HGEMV shape
+	// alone is enough when hgemv runs.
+	_, err = parse("-families", "hgemv", "-instances", "11008x4096")
+	assert.NoError(t, err)
+	for _, args := range [][]string{
+		{"-instances", "768"}, {"-families", "sgemm", "-instances", "11008x4096"},
+		{"-families", "gf256", "-instances", "4096"}, {"-sizes", "1024", "-instances", "1024x1024x7"},
+	} {
+		_, err = parse(args...)
+		if assert.Error(t, err, "%q", args) {
+			assert.Contains(t, err.Error(), "names none of the run's problems", "%q", args)
+		}
+	}
+	for _, bad := range []string{"0", "4x", "1x2x3x4", "a", "", "all,4096", "4096,none", "-1"} {
+		_, err = parse("-instances", bad)
+		if assert.Error(t, err, "%q", bad) {
+			assert.Contains(t, err.Error(), "-instances", "%q", bad)
+		}
+	}
+}
+
+// TestGEMMInstancesFollowInstances: which built SGEMM instances a problem
+// times by name.
+func TestGEMMInstancesFollowInstances(t *testing.T) {
+	var want, refs []string // every nn instance, then the ladder's
+	built := gemm.Of(gemm.F32, gemm.BuiltInstances())
+	for _, in := range built {
+		if in.A == gemm.RowMajor && in.B == gemm.RowMajor {
+			if in.Reference {
+				refs = append(refs, in.Name)
+			} else {
+				want = append(want, in.Name)
+			}
+		}
+	}
+	require.NotEmpty(t, want)
+	require.NotEmpty(t, refs)
+	names := func(ins []gemm.Instance) []string {
+		var out []string
+		for _, in := range ins {
+			out = append(out, in.Name)
+		}
+		return out
+	}
+	cfg, err := parse()
+	require.NoError(t, err)
+	n4096, n1024 := shape{4096, 4096, 4096}, shape{1024, 1024, 1024}
+	assert.Empty(t, cfg.gemmInstances(built, n1024, nn, false), "the engine alone at 1024^3")
+	assert.Equal(t, want, names(cfg.gemmInstances(built, n4096, nn, false)))
+	assert.ElementsMatch(t, append(slices.Clone(want), refs...), names(cfg.gemmInstances(built, n4096, nn, true)),
+		"the ladder's problem: its steps and every other instance")
+
+	cfg, err = parse("-filter", "_b128x256")
+	require.NoError(t, err)
+	got := names(cfg.gemmInstances(built, n1024, nn, false))
+	require.NotEmpty(t, got)
+	for _, name := range got {
+		assert.Contains(t, name, "_b128x256")
+		assert.True(t, strings.HasPrefix(name, "sgemm_nn_"), name)
+	}
 }
