@@ -61,7 +61,7 @@ func printChanges(w io.Writer, cs []Change, rule noiseRule, unmatched int) int {
 		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %.4f | %.4f | %.4f | %.3f | %s |\n", r.Family, r.Op, r.Shape, r.Layout, r.Kernel, r.Method,
 			c.OldMs, r.Ms, r.NoiseMs, c.Speedup, flag)
 	}
-	fmt.Fprintf(w, "%d rows compared, %d regressions, %d rows of this run not in the earlier one\n", len(cs), n, unmatched)
+	fmt.Fprintf(w, "%d rows compared, %d regressions, %d rows of this run not compared (not in the earlier one, or model rows)\n", len(cs), n, unmatched)
 	return n
 }
 
