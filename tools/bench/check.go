@@ -23,8 +23,7 @@ type product struct {
 // newProduct reads the magnitudes of A and B, given as at(i, l) and bt(l,
 // j) so that any storage order serves.
 func newProduct(m, n, k int, a, b func(int, int) float32, inflate float64) product {
-	p := product{m: m, n: n, k: k, colSumB: make([]float64, n), inflate: inflate}
-	p.rowMaxA = rowMax(m, k, a)
+	p := product{m: m, n: n, k: k, rowMaxA: rowMax(m, k, a), colSumB: make([]float64, n), inflate: inflate}
 	for l := range k {
 		for j := range n {
 			p.colSumB[j] += math.Abs(float64(b(l, j)))

@@ -40,37 +40,33 @@ func (b *bencher) hgemvSection(rep *Report) error {
 }
 
 // gemvWeights is one HGEMV shape's weights on the device: copies of one
-// random N x K fp16 matrix, enough of them to exceed the L2, and the host
-// values the check reads.
+// random N x K fp16 matrix, enough of them to exceed the L2, the host
+// values, and the check's sums of them in each layout.
 type gemvWeights struct {
 	n, k int
 	host []float32 // the matrix, as stored (either layout reads it)
 	bufs []*cuda.Buffer
-	sums map[bool][]float64 // rowSums by layout
+	sums map[bool][]float64 // gemvRowSums by layout (transposed or not)
 }
 
-// rowSums is, for layout tr, sum over l of |op(A)[j][l]| for each row j of
-// the N x K op(A): the check's column sums of op(A)^T. Each is one pass in
-// storage order, made once per shape and layout.
-func (w *gemvWeights) rowSums(tr bool) []float64 {
-	if s, ok := w.sums[tr]; ok {
-		return s
-	}
-	s := make([]float64, w.n)
+// gemvRowSums is, for layout tr, sum over l of |op(A)[j][l]| for each row j
+// of the N x K op(A) stored in host: the check's column sums of op(A)^T, in
+// one pass in storage order.
+func gemvRowSums(host []float32, n, k int, tr bool) []float64 {
+	s := make([]float64, n)
 	if !tr { // row-major: op(A)[j][l] at j*K + l
 		for j := range s {
-			for _, v := range w.host[j*w.k : (j+1)*w.k] {
+			for _, v := range host[j*k : (j+1)*k] {
 				s[j] += math.Abs(float64(v))
 			}
 		}
 	} else { // column-major: op(A)[j][l] at l*N + j
-		for l := range w.k {
-			for j, v := range w.host[l*w.n : (l+1)*w.n] {
+		for l := range k {
+			for j, v := range host[l*n : (l+1)*n] {
 				s[j] += math.Abs(float64(v))
 			}
 		}
 	}
-	w.sums[tr] = s
 	return s
 }
 
@@ -84,7 +80,9 @@ func (b *bencher) hgemvWeights(eng *gemv.Engine, rep *Report, n, k int) error {
 	l2 := max(b.dev.Info().L2Bytes, 1<<20)
 	copies := max(1, min(64, 4*l2/aBytes+1))
 	rng := rand.New(rand.NewPCG(uint64(n), uint64(k)))
-	w := &gemvWeights{n: n, k: k, host: randomValues(rng, n*k), sums: map[bool][]float64{}}
+	host := randomValues(rng, n*k)
+	w := &gemvWeights{n: n, k: k, host: host,
+		sums: map[bool][]float64{false: gemvRowSums(host, n, k, false), true: gemvRowSums(host, n, k, true)}}
 	defer func() {
 		for _, x := range w.bufs {
 			x.Free()
@@ -196,7 +194,7 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, w *gemvWeights, m in
 	}
 	x, y := gemm.Matrix{Buf: xb, Rows: m, Cols: k}, gemm.Matrix{Buf: yb, Rows: m, Cols: n}
 	// y (m x n) = x (m x k) * op(A)^T: the check's B is op(A)^T.
-	prod := product{m: m, n: n, k: k, rowMaxA: rowMax(m, k, at(xh, x)), colSumB: w.rowSums(tr), inflate: 1 + 0x1p-10}
+	prod := product{m: m, n: n, k: k, rowMaxA: rowMax(m, k, at(xh, x)), colSumB: w.sums[tr], inflate: 1 + 0x1p-10}
 	cublasRun := func(s *cuda.Stream, i int) error {
 		a := as[i%copies]
 		// op(A)^T is A read column-major (N) or A itself (T).
