@@ -63,7 +63,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	fs.StringVar(&c.jsonOut, "json", "", "write every row as JSON here")
 	fs.StringVar(&c.csvOut, "csv", "", "write every row as CSV here")
 	fs.StringVar(&c.svgOut, "svg", "", "write a chart per family of each row's ratio to its reference here")
-	fs.StringVar(&c.compareTo, "compare", "", "a previous run's -json file: print every row's ratio to it and flag regressions")
+	fs.StringVar(&c.compareTo, "compare", "", "a previous run's -json file (or it gzipped, .json.gz): print every row's ratio to it and flag kgen's rows that regressed")
 	fs.Float64Var(&c.noiseK, "noise-k", 3, "-compare: a regression is slower by more than this many times the rows' noise (IQR)")
 	fs.Float64Var(&c.noiseMin, "noise-min", 3, "-compare: ... and by more than this many percent")
 	fs.BoolVar(&c.progress, "progress", false, "print a progress line on stderr even when it is not a terminal")

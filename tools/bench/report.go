@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -132,12 +134,22 @@ func writeJSON(path string, rep Report) error {
 	return os.WriteFile(path, append(data, '\n'), 0o644)
 }
 
-// readJSON reads a report that writeJSON wrote.
+// readJSON reads a report that writeJSON wrote, gzip-compressed where the
+// name ends in .gz (as bench/results keeps them).
 func readJSON(path string) (Report, error) {
 	var rep Report
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return rep, err
+	}
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return rep, fmt.Errorf("%s: %w", path, err)
+		}
+		if data, err = io.ReadAll(z); err != nil {
+			return rep, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	if err := json.Unmarshal(data, &rep); err != nil {
 		return rep, fmt.Errorf("%s: %w", path, err)

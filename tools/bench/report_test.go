@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -195,6 +196,97 @@ func TestCompareFlagsOnlyChangesBeyondTheNoise(t *testing.T) {
 	// The larger of the two noises counts: a noisy new run is not flagged.
 	assert.False(t, rule.regressed(1, 0, 1.1, 0.05))
 	assert.True(t, rule.regressed(1, 0, 1.1, 0.01))
+}
+
+func TestCompareMeasuresKernelsAgainstTheirReference(t *testing.T) {
+	rule := noiseRule{K: 3, MinPct: 3}
+	// One problem's cuBLAS row and a kgen row of it; VsRef as the bench
+	// sets it.
+	pair := func(shape string, refMs, refNoise, ms float64) []Row {
+		ref := Row{Family: "sgemm", Kernel: "cublas_sgemm_nn", Shape: shape, Layout: "nn", Method: "events", Ms: refMs, NoiseMs: refNoise, VsRef: 1}
+		k := ref
+		k.Kernel, k.Ms, k.NoiseMs, k.VsRef = "engine(x)", ms, 0.001, refMs/ms
+		return []Row{ref, k}
+	}
+	// GF(2^8): the reference is the CPU's; the copy floor is the GPU's.
+	gf := func(ms, floorMs, cpuMs float64) []Row {
+		return []Row{
+			{Family: "gf256", Op: "encode", Kernel: "klauspost", Shape: "10+4", Method: "wall", Ms: cpuMs, NoiseMs: 0.001, VsRef: 1},
+			{Family: "gf256", Op: "encode", Kernel: "gf256_x", Shape: "10+4", Method: "events", Ms: ms, NoiseMs: 0.001, VsRef: cpuMs / ms, VsFloor: floorMs / ms},
+		}
+	}
+	old := slices.Concat(pair("drift", 1, 0.001, 0.9), pair("slowed", 1, 0.001, 0.9), pair("noisyref", 1, 0.05, 0.9), gf(1, 0.5, 10))
+	cur := slices.Concat(
+		pair("drift", 1.1, 0.001, 0.99), // kernel and cuBLAS 10% slower: the machine, not a regression
+		pair("slowed", 1, 0.001, 0.99),  // kernel 10% slower, cuBLAS not: regression
+		pair("noisyref", 1, 0.05, 0.99), // the same, but against a reference that noisy it can't tell: not
+		gf(1.1, 0.5, 20))                // 10% slower against an unchanged copy floor, the CPU's twice as slow: regression
+	cs := compareRows(old, cur, rule)
+	require.Len(t, cs, 8)
+	got := map[string]bool{}
+	for _, c := range cs {
+		got[c.Row.Shape+" "+c.Row.Kernel] = c.Regression
+		if c.Row.isRef() {
+			assert.Zero(t, c.VsYardstick, "%s %s", c.Row.Shape, c.Row.Kernel)
+		}
+	}
+	assert.Equal(t, map[string]bool{
+		"drift cublas_sgemm_nn": false, "drift engine(x)": false,
+		"slowed cublas_sgemm_nn": false, "slowed engine(x)": true,
+		"noisyref cublas_sgemm_nn": false, "noisyref engine(x)": false,
+		"10+4 klauspost": false, "10+4 gf256_x": true,
+	}, got)
+	// Against its reference the drifted kernel did not move; the slowed one
+	// lost 10%.
+	assert.InDelta(t, 1.0, cs[1].VsYardstick, 1e-12)
+	assert.InDelta(t, 0.9/0.99, cs[3].VsYardstick, 1e-12)
+	assert.InDelta(t, 1/1.1, cs[7].VsYardstick, 1e-12)
+	// By time alone, every kgen row here is slower beyond its own noise.
+	for _, i := range []int{1, 3, 5, 7} {
+		assert.True(t, rule.regressed(cs[i].OldMs, 0.001, cs[i].Row.Ms, 0.001), cs[i].Row.Shape)
+	}
+	var buf bytes.Buffer
+	assert.Equal(t, 2, printChanges(&buf, cs, rule, 0))
+	assert.Contains(t, buf.String(), "8 rows compared, 2 regressions")
+	assert.Contains(t, buf.String(), "kgen's 4 rows")
+	assert.Contains(t, buf.String(), "the references' 4 rows")
+}
+
+// TestCompareOnTwoMachines replays -compare on two default runs of the same
+// kernels on two H200s (sessions 49 and 50): the references moved, and by
+// time alone dozens of rows of kgen's would be flagged with them.
+func TestCompareOnTwoMachines(t *testing.T) {
+	old, err := readJSON("../../bench/results/h200-2026-11-30-session49-call2-default.json.gz")
+	require.NoError(t, err)
+	cur, err := readJSON("../../bench/results/h200-2026-11-30-session50-call2-default.json.gz")
+	require.NoError(t, err)
+	rule := noiseRule{K: 3, MinPct: 3}
+	cs := compareRows(old.Rows, cur.Rows, rule)
+	require.NotEmpty(t, cs)
+	was := map[string]Row{}
+	for _, r := range old.Rows {
+		was[r.key()] = r
+	}
+	byTime, flagged, refsMoved := 0, 0, 0
+	for _, c := range cs {
+		if c.Row.isRef() {
+			assert.False(t, c.Regression)
+			if rule.regressed(c.OldMs, 0, c.Row.Ms, 0) {
+				refsMoved++
+			}
+			continue
+		}
+		assert.NotZero(t, c.VsYardstick, "%s %s %s: no reference", c.Row.Family, c.Row.Shape, c.Row.Kernel)
+		if c.Regression {
+			flagged++
+		}
+		if rule.regressed(c.OldMs, was[c.Row.key()].NoiseMs, c.Row.Ms, c.Row.NoiseMs) {
+			byTime++
+		}
+	}
+	t.Logf("%d rows: %d references slower by > 3%%; kgen's rows slower beyond the noise %d by time, %d also against the reference", len(cs), refsMoved, byTime, flagged)
+	assert.Greater(t, refsMoved, 0)
+	assert.Less(t, flagged, byTime)
 }
 
 func TestMedianIQR(t *testing.T) {
