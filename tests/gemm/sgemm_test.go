@@ -13,7 +13,9 @@ import (
 // shapes are the (unit, odd, square, skinny with a long K, large)
 // and a few tiles each way with edge tiles and a partial last k tile, the
 // edge tiles moved inside by odd rows and columns (257x383x77) and by
-// multiples of 4, where 16-byte copies stay aligned (516x260x84).
+// multiples of 4, where 16-byte copies stay aligned (516x260x84: packed,
+// every tile takes them, and tn's 128x128x16 tiles by columns run the
+// kernel with the moves alone, kgen::sgemm::kEdgesMoved).
 var shapes = []struct{ M, N, K int }{
 	{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {257, 383, 77}, {516, 260, 84}, {1000, 1, 4097}, {1024, 1024, 1024},
 	{4096, 4096, 4096},

@@ -469,6 +469,26 @@ struct Config {
       : kTile8x16 && SPLIT_K_ > 1                           ? kCopiesLate
       : kTile8x16                                           ? kCopiesBeforeLastStep
                                                               : kCopiesFirst;
+  // With kMovedKernel a problem whose edge tiles all move inside C and all
+  // take kVectors' copies (M and N multiples of 4 but not of the tile, e.g.
+  // 6888 x 6888 x 156) runs gemm_kernel<K, kEdgesMoved>, the fast path with
+  // the moves, instead of the kernel with the element path built in
+  // (edges_kind). Built in, that path changes how ptxas allocates the fast
+  // path's registers: in tn's 128x128x16 tile by columns in quads_zigzag
+  // order it doubled the k loop's FFMAs that read two registers of one
+  // bank parity (606 against the fast kernel's 311; rows_zigzag 569
+  // against 153; bench/harness/sass_loops.py) and left its fragment reads
+  // 12 instructions ahead of their use instead of 40. On an H200, against
+  // the kernel with the element path in one run, at 6888x6888x156,
+  // 312x312x11584, 724x724x8192, 1000x3000x500, 2000^3 and 156x6888x4872
+  // (bench/harness/sgemm_moved.cu, bench/results/
+  // h200-2026-11-30-session50.md): that tile in tn ran 1.08-1.24x faster in
+  // quads_zigzag order and 1.00-1.03x in rows order. Not kept elsewhere:
+  // that tile in rows_zigzag order ran tn 0.98-1.12x, and in nn, nt and tt
+  // 0.97-1.01x in every order; the 64x64x8 tile of 8x4 threads nn
+  // 0.87-1.05x, tn 0.93-1.07x; 128x64x8 0.97-1.04x; the 8x16 thread tiles
+  // 0.98-1.01x.
+  static constexpr bool kMovedKernel = kTile8x8ByColumns && !kAKContig && !kBKContig && FMA_ORDER_ != 1;
   // The ring: kStages slots of A's and B's tiles, then with kRing a full
   // and an empty mbarrier per slot.
   static constexpr int kRingBarrierBytes = kRing ? 2 * kStages * 8 : 0;
@@ -1051,8 +1071,12 @@ struct Smem<K, false> {
 // decides), and the kernel is the fast path alone. EDGES kEdgesRuns is for
 // problems whose moved tiles all lie inside C (M >= BM, N >= BN) and whose
 // only k-contiguous operand may take kVectors' copies but the other's rows
-// may not: it copies them by kRuns (launch decides, edges_kind).
-constexpr int kEdgesNone = 0, kEdgesAny = 1, kEdgesRuns = 2;
+// may not: it copies them by kRuns (launch decides, edges_kind). EDGES
+// kEdgesMoved is for problems whose moved tiles all lie inside C and take
+// kVectors' copies (both operands' rows allow them, and the moves keep an
+// m/n-contiguous operand's copies aligned: its M or N a multiple of 4): it
+// builds the fast path alone with the moves (Config::kMovedKernel).
+constexpr int kEdgesNone = 0, kEdgesAny = 1, kEdgesRuns = 2, kEdgesMoved = 3;
 template <class K, int EDGES = kEdgesNone>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
@@ -1117,6 +1141,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
     if constexpr (EDGES == kEdgesRuns) {
       mainloop_async<K, kRuns>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    } else if constexpr (EDGES == kEdgesMoved) {
+      mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else if (vec) {
       mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else {
@@ -1363,6 +1389,9 @@ struct StreamKey {};
 // always take kVectors' copies; with none, kRuns is kElements).
 template <class K>
 constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKContig;
+// kHasMoved: K builds gemm_kernel<K, kEdgesMoved> (Config::kMovedKernel).
+template <class K>
+constexpr bool kHasMoved = K::kAsync && K::kVecGlobal && K::kMovedKernel;
 
 // edges_kind is the EDGES of gemm_kernel that launch runs for an M x N
 // problem (M, N > 0): kEdgesNone where every tile lies inside C and both
@@ -1371,12 +1400,21 @@ constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKCo
 // the element path, whose copies of the other read 32 rows a warp
 // instruction, ran the 128x128 ring tile at 0.89x cuBLAS at 2047^3 nn and
 // 0.94x at 4097^3, kRuns at 0.95x and 1.00x: bench/harness/sgemm_runs.sh,
-// bench/results/h100-2026-11-28-session32.md); else kEdgesAny.
+// bench/results/h100-2026-11-28-session32.md); kEdgesMoved where the moved
+// tiles all lie inside C and all take kVectors' copies (gemm_kernel's vec on
+// every tile); else kEdgesAny.
 template <class K>
 inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B, int64_t ldb) {
   if (!K::kAsync) return kEdgesNone;
   const bool rows = fast_rows<K, K::kAKContig>(A, lda) && fast_rows<K, K::kBKContig>(B, ldb);
   if (rows && M % K::BM == 0 && N % K::BN == 0) return kEdgesNone;
+  // A tile moved up by dm rows starts dm elements before its place, so an
+  // m-contiguous A's 16-byte copies stay aligned where dm, M's distance to
+  // a whole number of tiles, is a multiple of 4: where M is (N likewise).
+  if (kHasMoved<K> && rows && M >= K::BM && N >= K::BN && (K::kAKContig || M % 4 == 0) &&
+      (K::kBKContig || N % 4 == 0)) {
+    return kEdgesMoved;
+  }
   if (kHasRuns<K> && !rows && M >= K::BM && N >= K::BN) return kEdgesRuns;
   return kEdgesAny;
 }
@@ -1386,6 +1424,9 @@ template <class K>
 inline auto edges_kernel(int kind) {
   if constexpr (kHasRuns<K>) {
     if (kind == kEdgesRuns) return gemm_kernel<K, kEdgesRuns>;
+  }
+  if constexpr (kHasMoved<K>) {
+    if (kind == kEdgesMoved) return gemm_kernel<K, kEdgesMoved>;
   }
   return kind == kEdgesAny ? gemm_kernel<K, kEdgesAny> : gemm_kernel<K, kEdgesNone>;
 }
@@ -1416,6 +1457,11 @@ inline cudaError_t prepare() {
     if (err != cudaSuccess) return err;
     if constexpr (kHasRuns<K>) {
       err = cudaFuncSetAttribute(gemm_kernel<K, kEdgesRuns>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 K::kSmemBytes);
+      if (err != cudaSuccess) return err;
+    }
+    if constexpr (kHasMoved<K>) {
+      err = cudaFuncSetAttribute(gemm_kernel<K, kEdgesMoved>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  K::kSmemBytes);
       if (err != cudaSuccess) return err;
     }
@@ -1494,6 +1540,7 @@ using EdgesKey = std::conditional_t<EDGES == kEdgesNone, K, WithEdges<K, EDGES>>
 template <class F>
 inline auto with_edges(int kind, F&& f) {
   if (kind == kEdgesRuns) return f(std::integral_constant<int, kEdgesRuns>{});
+  if (kind == kEdgesMoved) return f(std::integral_constant<int, kEdgesMoved>{});
   if (kind == kEdgesAny) return f(std::integral_constant<int, kEdgesAny>{});
   return f(std::integral_constant<int, kEdgesNone>{});
 }
