@@ -23,25 +23,40 @@ type RawPoint struct {
 // ReadRaw reads a -tune-raw file, gzip-compressed when its name ends in
 // ".gz" (as the committed ones are), to study selectors offline.
 func ReadRaw(path string) ([]RawPoint, error) {
+	var pts []RawPoint
+	if err := ReadJSON(path, &pts); err != nil {
+		return nil, err
+	}
+	return pts, nil
+}
+
+// ReadJSON decodes the JSON file at path into v, gunzipping it first where
+// the name ends in ".gz" (as bench/results keeps its files). A file that
+// cannot be opened gives os.Open's error; one that cannot be read or holds
+// more than one value, an error naming the path.
+func ReadJSON(path string, v any) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if strings.HasSuffix(path, ".gz") {
 		z, err := gzip.NewReader(f)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return fmt.Errorf("%s: %w", path, err)
 		}
 		defer z.Close()
 		r = z
 	}
-	var pts []RawPoint
-	if err := json.NewDecoder(r).Decode(&pts); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
-	return pts, nil
+	if dec.More() {
+		return fmt.Errorf("%s: data after the JSON value", path)
+	}
+	return nil
 }
 
 // GridOf is the grid of a dispatch table, as bench -tune writes it, from the

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -10,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/kgen-gpu/kgen/internal/tuning"
 )
 
 // Report is the bench's machine-readable output (-json), and what -compare
@@ -138,23 +138,8 @@ func writeJSON(path string, rep Report) error {
 // name ends in .gz (as bench/results keeps them).
 func readJSON(path string) (Report, error) {
 	var rep Report
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return rep, err
-	}
-	if strings.HasSuffix(path, ".gz") {
-		z, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return rep, fmt.Errorf("%s: %w", path, err)
-		}
-		if data, err = io.ReadAll(z); err != nil {
-			return rep, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return rep, fmt.Errorf("%s: %w", path, err)
-	}
-	return rep, nil
+	err := tuning.ReadJSON(path, &rep)
+	return rep, err
 }
 
 // csvHeader names writeCSV's columns, in order.
