@@ -251,7 +251,7 @@ var sgemmTimes = []struct {
 	// leave-one-out tn 5 over 5% instead of 4).
 	{"../../bench/results/h200-2026-11-30-session47-call2-tune-sgemm-merged-raw.json.gz", 1.24, 1.53, 28, 25, true},
 	// Between and leave-one-out: as session 47's. The H200's session 48
-	// table, the committed nvidia-h200.yaml: the 128x256x16 tile's instances
+	// table (nvidia-h200.yaml until session 51): the 128x256x16 tile's instances
 	// whose m/n-contiguous shared rows are unpadded since session 47 (tn and
 	// tt whole and k4, the packing instances of nn, nt and tt) measured
 	// alone (seed 25, -iters 10) and merged with session 47's times of the
@@ -260,6 +260,17 @@ var sgemmTimes = []struct {
 	// faster than the old pick), tn's whole tile at 2048^3, 4096^3 and
 	// 2048x2048x512 and its k4 at 1024x1024x8192 and 128x8192x8192 (3.9%).
 	{"../../bench/results/h200-2026-11-30-session48-call1-tune-sgemm-merged-raw.json.gz", 1.24, 1.53, 28, 25, true},
+	// Between: 1.213x nn (221^3), 1.215x nt (156^3), 1.110x tn
+	// (466x2321x233), 1.182x tt (6888x6888x156); 4, 8, 7, 7 over 5% (26);
+	// leave-one-out: 1.170, 1.217, 1.527, 1.375 (6, 7, 4, 8), as session
+	// 48's. The H200's session 51 table, the committed nvidia-h200.yaml:
+	// tn's 128x128x16 tilings by columns in rows and quads_zigzag order,
+	// which since session 50 run the aligned shapes that are not whole
+	// tiles by kEdgesMoved, measured alone (seed 25, -iters 10) and merged
+	// with session 48's times of the others. At 6888x6888x156, tn's worst
+	// before (1.234x), the pick, the quads_zigzag tile, is now 1.008x the
+	// fastest (its tail split in clusters) and 1.11x cuBLAS in the bench.
+	{"../../bench/results/h200-2026-11-30-session51-call2-tune-sgemm-merged-raw.json.gz", 1.24, 1.53, 28, 25, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan
