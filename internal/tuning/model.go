@@ -20,6 +20,10 @@ type Tiling struct {
 	// Stream: a one-wave problem's tiles, or the last wave's, by stream-K
 	// where they fill at most 7/8 of the GPU (StreamPlan).
 	Stream bool
+	// Pack: the instance first copies its k-contiguous operands into
+	// m/n-contiguous ones ("pk", the spec's pack: true), whose rows are
+	// aligned whatever the caller's are.
+	Pack bool
 	// Threads and Regs are a block's threads and the spec's estimate of a
 	// thread's registers (gen/spec's Tiling.Regs, with cp.async), from the
 	// warp ("w<M>x<N>") and thread ("t<M>x<N>") tiles; 0 where the name
@@ -57,6 +61,8 @@ func TilingOf(name string) Tiling {
 			t.Tail = true
 		} else if part == "ts" {
 			t.Stream = true
+		} else if part == "pk" {
+			t.Pack = true
 		} else if dims, ok := strings.CutPrefix(part, "w"); ok {
 			if w, ok := positives(strings.Split(dims, "x")); ok && len(w) == 2 {
 				warp = w

@@ -33,6 +33,8 @@ func TestTilingOf(t *testing.T) {
 		"x_b64x64x8_k2fc": tl(64, 64, 8, 1), // fill and cluster exclude each other
 		"x_b64x64x8_k2ff": tl(64, 64, 8, 1),
 		"x_b64x64x8_kf":   tl(64, 64, 8, 1),
+		"sgemm_nt_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_pk": {BM: 128, BN: 128, BK: 16, SplitK: 1, Pack: true},
+		"x_b64x64x8_pkg": tl(64, 64, 8, 1),
 	} {
 		got := TilingOf(name)
 		got.Threads, got.Regs = 0, 0 // TestTilingOfReadsTailAndOccupancy

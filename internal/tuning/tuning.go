@@ -112,7 +112,14 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // HGEMM, and differs between instances, so interpolating across the two
 // classes picked kernels up to 1.67x slower than the fastest; bench/
 // results/h100-2026-11-23-session3.md. The full grid measures 13 such
-// shapes since session 34, 2 before.) An instance that splits its last
+// shapes since session 34, 2 before.) A packing instance (Tiling.Pack)
+// multiplies copies of its operands whose rows are always aligned, so it
+// takes that cost where the shape is not whole tiles of it, aligned or
+// not, and nowhere else: there it runs its edge kernel, which is what its
+// times at the unaligned points measure (on an H200, 1.09-1.20x slower than
+// the unpacked kernel at aligned shapes such as 5000^3 and 8000x8000x128,
+// where it was picked before; bench/results/h200-2026-11-30-session51.md).
+// An instance that splits its last
 // wave's tiles or streams them (Tiling.Tail, Tiling.Stream) but whose plan
 // does not take the shape (Tiling.plans) runs its twin's launch and gets
 // its twin's time. Only instances measured at every
@@ -205,11 +212,29 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	if !p.aligned(m, n, k) {
 		odd = oddPoints(p.pool, p.unaligned, m, n, k)
 	}
+	// ragged is odd for the packing instances, at any shape.
+	var ragged []oddPoint
 	times := make([]float64, len(p.g.Instances)) // 0: not predicted
 	for i := range p.g.Instances {
-		if e, ok := interpolate(ns, i, p.efficiency); ok {
-			times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * misalignment(odd, i, p.efficiency)
+		e, ok := interpolate(ns, i, p.efficiency)
+		if !ok {
+			continue
 		}
+		cost := misalignment(odd, i, p.efficiency)
+		if t := p.models[i].tiling; t.Pack {
+			// A packing instance multiplies copies whose rows are always
+			// aligned: it runs its edge kernel where the shape is not
+			// whole tiles, aligned or not, which its times at the
+			// unaligned points measure.
+			cost = 1
+			if m%t.BM != 0 || n%t.BN != 0 {
+				if ragged == nil {
+					ragged = oddPoints(p.pool, p.unaligned, m, n, k)
+				}
+				cost = misalignment(ragged, i, p.efficiency)
+			}
+		}
+		times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * cost
 	}
 	best, bestMs := -1, 0.0
 	for i, ms := range times {

@@ -307,6 +307,44 @@ func TestSelectAlignedChargesMisalignment(t *testing.T) {
 	assert.Equal(t, "vec", got, "align 1 is Select")
 }
 
+// TestSelectAlignedChargesPackingItsEdgeKernel: a packing instance copies
+// its operands into aligned rows, so the caller's alignment is nothing to
+// it, and it runs its edge kernel wherever the shape is not whole tiles,
+// aligned or not. Its times at the unaligned points are its edge kernel's:
+// they are charged at every shape that is not whole tiles, and at none that
+// is.
+func TestSelectAlignedChargesPackingItsEdgeKernel(t *testing.T) {
+	const plain, packing = "sgemm_nn_f32_b128x128x16", "sgemm_nn_f32_b128x128x16_pk"
+	g := Grid{Family: "sgemm", Layout: "nn", Instances: []string{plain, packing}}
+	for _, n := range []int{512, 1024, 2048, 4096} { // whole tiles: packing 10% faster
+		f := float64(n) * float64(n) * float64(n) / 1e9
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{1.1 * f, f}})
+	}
+	for _, n := range []int{1023, 4097} { // its edge kernel: 30% slower than there
+		f := float64(n) * float64(n) * float64(n) / 1e9
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{1.2 * f, 1.3 * f}})
+	}
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{1536, 1536, 1536, packing}, // whole tiles
+		{1536, 1536, 1001, packing}, // whole tiles, K unaligned: packing aligns it
+		{3000, 2000, 1000, plain},   // aligned, not whole tiles
+		{1777, 1777, 1777, plain},
+		{1024, 1024, 1024, packing}, {1023, 1023, 1023, plain}, // grid points
+	} {
+		got, ok := SelectAligned(&g, tc.m, tc.n, tc.k, 4)
+		require.True(t, ok)
+		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
+	}
+	_, ms, _ := Predict(&g, 1536, 1536, 1001, 4)
+	// The model counts whole k tiles (1001 is 62.6 of 16): within 2% of the
+	// flops at the whole tiles' speed, where the edge kernel's 30% would be
+	// charged on top.
+	assert.InEpsilon(t, 1536.0*1536*1001/1e9, ms, 0.02, "not charged where the tiles are whole")
+}
+
 func TestRound4(t *testing.T) {
 	assert.Equal(t, 0.01235, round4(0.0123456))
 	assert.Equal(t, 21.05, round4(21.0478))
