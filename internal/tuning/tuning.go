@@ -212,27 +212,27 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	if !p.aligned(m, n, k) {
 		odd = oddPoints(p.pool, p.unaligned, m, n, k)
 	}
-	// ragged is odd for the packing instances, at any shape.
-	var ragged []oddPoint
+	// ragged is odd for the packing instances, paired at an aligned shape
+	// too (once, where one needs it).
+	ragged := odd
 	times := make([]float64, len(p.g.Instances)) // 0: not predicted
 	for i := range p.g.Instances {
 		e, ok := interpolate(ns, i, p.efficiency)
 		if !ok {
 			continue
 		}
-		cost := misalignment(odd, i, p.efficiency)
-		if t := p.models[i].tiling; t.Pack {
+		cost := 1.0
+		if t := p.models[i].tiling; !t.Pack {
+			cost = misalignment(odd, i, p.efficiency)
+		} else if m%t.BM != 0 || n%t.BN != 0 {
 			// A packing instance multiplies copies whose rows are always
 			// aligned: it runs its edge kernel where the shape is not
 			// whole tiles, aligned or not, which its times at the
 			// unaligned points measure.
-			cost = 1
-			if m%t.BM != 0 || n%t.BN != 0 {
-				if ragged == nil {
-					ragged = oddPoints(p.pool, p.unaligned, m, n, k)
-				}
-				cost = misalignment(ragged, i, p.efficiency)
+			if ragged == nil {
+				ragged = oddPoints(p.pool, p.unaligned, m, n, k)
 			}
+			cost = misalignment(ragged, i, p.efficiency)
 		}
 		times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * cost
 	}
