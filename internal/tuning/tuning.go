@@ -155,6 +155,34 @@ type Predictor struct {
 	pool, unaligned []Point // the aligned points with a time (all of them when none is aligned), and the others
 	models          []timeModel
 	twins           []int // each instance's twin, or -1 (twins)
+	// edges are, by block tile (BM, BN), the pool split for instances of
+	// that tile where the grid measures MinEdgePoints shapes that are
+	// ragged for it (raggedFor): absent where it does not.
+	edges map[[2]int]edgeClass
+}
+
+// MinEdgePoints is how many aligned grid shapes that are not whole tiles
+// of an instance (raggedFor) Predict needs to predict its edge kernel's
+// cost from them. On the H200's session 51 times, whose grid had one
+// (1000x3000x500) for the 128x128 tiles, that one shape's cost made the
+// picks at 3000^3 and 5000^3 in nn, nt and tt 1.08-1.10x the fastest
+// instead of 1.00x: a cost measured at one shape is that shape's.
+const MinEdgePoints = 3
+
+// edgeClass is the pool of a block tile's instances with the points
+// ragged for the tile set apart: whole, the others, from which they
+// interpolate their efficiency (as all instances do from the aligned
+// points, the unaligned ones apart), and ragged, where they ran their edge
+// kernel.
+type edgeClass struct{ whole, ragged []Point }
+
+// raggedFor reports whether an M x N C is ragged for a tile of bm x bn: at
+// least one tile each way but not whole tiles, so that the kernels run
+// their edge kernel over every tile (or move the edge tiles inside C).
+// Smaller shapes are one partial tile each way, which the timing model's
+// tiles reaching past C describe.
+func raggedFor(bm, bn, m, n int) bool {
+	return m >= bm && n >= bn && (m%bm != 0 || n%bn != 0)
 }
 
 // NewPredictor sorts g's measured points by alignment to align and fits
@@ -181,6 +209,24 @@ func NewPredictor(g *Grid, align int) *Predictor {
 	}
 	p.models = fitModels(&p.g, p.pool)
 	p.twins = twins(g.Instances)
+	p.edges = map[[2]int]edgeClass{}
+	for _, m := range p.models {
+		tile := [2]int{m.tiling.BM, m.tiling.BN}
+		if _, done := p.edges[tile]; done {
+			continue
+		}
+		var c edgeClass
+		for _, q := range p.pool {
+			if raggedFor(tile[0], tile[1], q.M, q.N) {
+				c.ragged = append(c.ragged, q)
+			} else {
+				c.whole = append(c.whole, q)
+			}
+		}
+		if len(c.ragged) >= MinEdgePoints && len(c.whole) > 0 {
+			p.edges[tile] = c
+		}
+	}
 	return p
 }
 
@@ -207,32 +253,59 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	if len(p.pool) == 0 {
 		return "", 0, false
 	}
-	ns := nearest(p.pool, m, n, k)
-	var odd []oddPoint
-	if !p.aligned(m, n, k) {
-		odd = oddPoints(p.pool, p.unaligned, m, n, k)
+	aligned := p.aligned(m, n, k)
+	// Each pool the instances interpolate from (the aligned points, or an
+	// edge class's whole ones) with its neighbours of the shape and its
+	// unaligned points paired, once a selection, where one needs them.
+	type from struct {
+		ns  []near
+		odd []oddPoint
 	}
-	// ragged is odd for the packing instances, paired at an aligned shape
-	// too (once, where one needs it).
-	ragged := odd
+	pools := map[[2]int]*from{}
+	poolOf := func(tile [2]int, pts []Point) *from {
+		f := pools[tile]
+		if f == nil {
+			f = &from{ns: nearest(pts, m, n, k)}
+			pools[tile] = f
+		}
+		return f
+	}
+	oddOf := func(f *from, pts []Point) []oddPoint {
+		if f.odd == nil {
+			f.odd = oddPoints(pts, p.unaligned, m, n, k)
+		}
+		return f.odd
+	}
+	ns := poolOf([2]int{}, p.pool).ns
 	times := make([]float64, len(p.g.Instances)) // 0: not predicted
 	for i := range p.g.Instances {
-		e, ok := interpolate(ns, i, p.efficiency)
+		t := p.models[i].tiling
+		tile, pool := [2]int{}, p.pool
+		c, split := p.edges[[2]int{t.BM, t.BN}]
+		if split {
+			tile, pool = [2]int{t.BM, t.BN}, c.whole
+		}
+		f := poolOf(tile, pool)
+		e, ok := interpolate(f.ns, i, p.efficiency)
 		if !ok {
 			continue
 		}
 		cost := 1.0
-		if t := p.models[i].tiling; !t.Pack {
-			cost = misalignment(odd, i, p.efficiency)
-		} else if m%t.BM != 0 || n%t.BN != 0 {
+		switch {
+		case split && aligned && raggedFor(t.BM, t.BN, m, n):
+			// Its edge kernel's cost, measured at the shapes ragged for
+			// its tile against their nearest whole ones.
+			cost = misalignment(oddPoints(c.whole, c.ragged, m, n, k), i, p.efficiency)
+		case !t.Pack:
+			if !aligned {
+				cost = misalignment(oddOf(f, pool), i, p.efficiency)
+			}
+		case m%t.BM != 0 || n%t.BN != 0:
 			// A packing instance multiplies copies whose rows are always
 			// aligned: it runs its edge kernel where the shape is not
 			// whole tiles, aligned or not, which its times at the
 			// unaligned points measure.
-			if ragged == nil {
-				ragged = oddPoints(p.pool, p.unaligned, m, n, k)
-			}
-			cost = misalignment(ragged, i, p.efficiency)
+			cost = misalignment(oddOf(f, pool), i, p.efficiency)
 		}
 		times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * cost
 	}

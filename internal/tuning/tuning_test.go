@@ -351,3 +351,47 @@ func TestRound4(t *testing.T) {
 	assert.Equal(t, 1235.0, round4(1234.5))
 	assert.Equal(t, 0.0, round4(0))
 }
+
+// An instance whose edge kernel is slow (rows) and one whose edge tiles
+// move inside C at no cost (moved), the first 10% faster at whole tiles:
+// with MinEdgePoints aligned shapes ragged for their tile measured, the
+// ragged shapes between take the moved one, and the whole ones the first.
+func TestSelectAlignedChargesTheEdgeKernelMeasured(t *testing.T) {
+	const rows, moved = "sgemm_tn_f32_b128x128x16_fz", "sgemm_tn_f32_b128x128x16_fq"
+	cube := func(n int) float64 { return float64(n) * float64(n) * float64(n) / 1e9 }
+	g := Grid{Family: "sgemm", Layout: "tn", Instances: []string{rows, moved}}
+	for _, n := range []int{512, 1024, 2048, 4096, 8192} { // whole tiles
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{cube(n), 1.1 * cube(n)}})
+	}
+	ragged := []int{1000, 3000, 6000} // rows 20% slower than at whole tiles
+	for _, n := range ragged[:MinEdgePoints-1] {
+		g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{1.2 * cube(n), 1.1 * cube(n)}})
+	}
+	// Fewer: the old rule, which predicts 2000^3 from 2048^3 and the
+	// ragged points near it.
+	got, ok := SelectAligned(&g, 2000, 2000, 2000, 4)
+	require.True(t, ok)
+	assert.Equal(t, rows, got, "%d ragged shapes: too few to measure an edge kernel", MinEdgePoints-1)
+
+	n := ragged[MinEdgePoints-1]
+	g.Points = append(g.Points, Point{M: n, N: n, K: n, Ms: []float64{1.2 * cube(n), 1.1 * cube(n)}})
+	for _, tc := range []struct {
+		m, n, k int
+		want    string
+	}{
+		{2000, 2000, 2000, moved}, {5000, 4000, 1000, moved}, {2000, 4096, 4096, moved}, // ragged
+		{1536, 1536, 1536, rows}, {6144, 6144, 1000, rows}, // whole tiles
+		{100, 100, 100, rows}, // smaller than a tile: not ragged
+		{4096, 4096, 4096, rows}, {3000, 3000, 3000, moved}, // grid points
+	} {
+		got, ok := SelectAligned(&g, tc.m, tc.n, tc.k, 4)
+		require.True(t, ok)
+		assert.Equal(t, tc.want, got, "%dx%dx%d", tc.m, tc.n, tc.k)
+	}
+	// At a whole-tile shape among ragged points, the first's time is its
+	// whole-tile speed: the ragged points are not its neighbours.
+	_, ms, _ := Predict(&g, 3072, 3072, 3072, 4)
+	assert.InEpsilon(t, cube(3072), ms, 0.02)
+	_, ms, _ = Predict(&g, 2000, 2000, 2000, 4)
+	assert.InEpsilon(t, 1.1*cube(2000), ms, 0.03, "the moved instance's, not charged")
+}

@@ -38,6 +38,7 @@ var (
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
+	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' grid shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
 	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it")
 )
 
@@ -67,6 +68,9 @@ func runTune(iters, warmup int, filter string) error {
 	if random < 0 {
 		random = map[string]int{"small": 2, "full": 8}[*tuneGrid]
 	}
+	if *tuneAdd != "" && *tuneMerge != "" {
+		return errors.New("-tune-add and -tune-merge: one previous run at a time")
+	}
 	if iters < 1 || warmup < 0 {
 		return errors.New("-iters must be at least 1 and -warmup at least 0")
 	}
@@ -88,7 +92,10 @@ func runTune(iters, warmup int, filter string) error {
 	if len(insts) == 0 {
 		return fmt.Errorf("-tune: no instance of %s matches -filter %q on this GPU", strings.Join(families, ", "), filter)
 	}
-	between := betweenShapes(grid, random, *tuneSeed, tuneMaxFlops)
+	between, fixed := tuneBetween[*tuneGrid]
+	if !fixed {
+		between = betweenShapes(grid, random, *tuneSeed, tuneMaxFlops)
+	}
 	shapes := append(slices.Clone(grid), between...)
 	info := b.dev.Info()
 	arch, jit := b.eng.Arch()
@@ -144,6 +151,19 @@ func runTune(iters, warmup int, filter string) error {
 			return fmt.Errorf("-tune-merge %s: %w", *tuneMerge, err)
 		}
 		fmt.Printf("tune: merged %d times of instances not measured in this run from %s\n", n, *tuneMerge)
+	}
+
+	if *tuneAdd != "" {
+		prev, err := tuning.ReadRaw(*tuneAdd)
+		if err != nil {
+			return fmt.Errorf("-tune-add: %w", err)
+		}
+		prevGrid, prevBetween, err := addTimings(t, prev, families)
+		if err != nil {
+			return fmt.Errorf("-tune-add %s: %w", *tuneAdd, err)
+		}
+		fmt.Printf("tune: added %d grid shapes and %d between them from %s\n", len(prevGrid), len(prevBetween), *tuneAdd)
+		grid, between = append(prevGrid, grid...), append(prevBetween, between...)
 	}
 
 	table := tuning.Table{

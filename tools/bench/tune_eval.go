@@ -69,13 +69,37 @@ var tuneGrids = map[string][]shape{
 		{191, 5791, 2897}, {5791, 191, 2897}, {5791, 5791, 191}, {445, 1801, 727}, {3001, 1499, 1201},
 	},
 	"small": {{256, 256, 256}, {1024, 1024, 1024}, {4096, 4096, 4096}, {8192, 8192, 128}, {1000, 3000, 500}},
+	// ragged: shapes aligned (every dimension a multiple of 8) whose M and
+	// N are not whole 64- or 128-wide tiles, of the full grid's kinds
+	// (square, skinny, a small C with a long K), none of them on it. There
+	// most instances run their edge kernel, which costs each differently
+	// (on an H200, tn's 128x128x16 tile in rows_zigzag order 7-17% slower
+	// than in quads_zigzag order, which moves its edge tiles:
+	// bench/results/h200-2026-11-30-session51.md), and the full grid's one
+	// such shape, 1000x3000x500, cannot say it alone. A run of this grid
+	// joins a full tune's times by -tune-add.
+	"ragged": {
+		{1000, 1000, 1000}, {2000, 2000, 2000}, {3000, 3000, 3000}, {5000, 5000, 5000}, {5000, 5000, 1000},
+		{6000, 6000, 200}, {600, 600, 6000}, {200, 6000, 3000}, {6000, 200, 3000}, {1400, 4200, 2800},
+	},
+}
+
+// tuneBetween are the shapes between a grid's that -tune measures to score
+// its table, where the geometric midpoints are not of the grid's kind: the
+// ragged grid's midpoints are mostly not aligned (1414^3), so its own are
+// aligned shapes off every grid.
+var tuneBetween = map[string][]shape{
+	"ragged": {
+		{1504, 1504, 1504}, {2504, 2504, 2504}, {4000, 4000, 4000}, {6000, 6000, 6000}, {3000, 3000, 1000},
+		{4000, 4000, 400}, {400, 400, 8000}, {1200, 5000, 2400}, {5000, 1200, 2400}, {2800, 1400, 5600},
+	},
 }
 
 // gridShapes returns the named grid.
 func gridShapes(name string) ([]shape, error) {
 	g, ok := tuneGrids[name]
 	if !ok {
-		return nil, fmt.Errorf("-tune-grid: unknown grid %q (small, full)", name)
+		return nil, fmt.Errorf("-tune-grid: unknown grid %q (small, full, ragged)", name)
 	}
 	return g, nil
 }
@@ -185,6 +209,73 @@ func mergeTimings(t timings, prev []tuning.RawPoint, families []string, others m
 		}
 	}
 	return added, nil
+}
+
+// addTimings adds to t, a run's times, every time of prev (a previous
+// run's -tune-raw records) of the families, at shapes this run did not
+// measure, and returns prev's grid and between shapes (each once, in
+// prev's order): the table then holds both runs' grids. A layout both runs
+// measured must have no shape in common and the same instances in both
+// (else some instances would lack times at some shapes, which the table's
+// prediction cannot use); one only prev measured comes whole from it.
+func addTimings(t timings, prev []tuning.RawPoint, families []string) (grid, between []shape, err error) {
+	measured := map[gridKey]map[string]bool{} // this run's instances by grid
+	for k, byShape := range t {
+		measured[k] = map[string]bool{}
+		for _, times := range byShape {
+			for name := range times {
+				measured[k][name] = true
+			}
+		}
+	}
+	prevNames := map[gridKey]map[string]bool{}
+	var onGrid, off shapeList
+	for _, p := range prev {
+		k, s := gridKey{p.Family, p.Layout}, shape{p.M, p.N, p.K}
+		if !slices.Contains(families, p.Family) {
+			continue
+		}
+		if _, ok := measured[k]; ok {
+			if _, both := t[k][s]; both {
+				return nil, nil, fmt.Errorf("%s %s %s is measured in both runs (add a run of other shapes: another -tune-grid)", p.Family, p.Layout, s)
+			}
+		}
+		if prevNames[k] == nil {
+			prevNames[k] = map[string]bool{}
+		}
+		for name, ms := range p.Ms {
+			prevNames[k][name] = true
+			if ms > 0 {
+				t.add(k, s, name, ms)
+			}
+		}
+		if p.Grid {
+			onGrid.add(s)
+		} else {
+			off.add(s)
+		}
+	}
+	for k, names := range measured {
+		if prevNames[k] == nil {
+			continue // only this run measured the layout
+		}
+		var only []string
+		for name := range names {
+			if !prevNames[k][name] {
+				only = append(only, name+" (this run)")
+			}
+		}
+		for name := range prevNames[k] {
+			if !names[name] {
+				only = append(only, name+" (the previous run)")
+			}
+		}
+		if len(only) > 0 {
+			sort.Strings(only)
+			return nil, nil, fmt.Errorf("%s %s: instances measured in one run only: %s", k.family, k.layout, strings.Join(only, ", "))
+		}
+	}
+	return onGrid.list, off.list, nil
 }
 
 func (t timings) add(k gridKey, s shape, inst string, ms float64) {

@@ -16,7 +16,7 @@ import (
 )
 
 func TestGridShapes(t *testing.T) {
-	for _, name := range []string{"small", "full"} {
+	for _, name := range []string{"small", "full", "ragged"} {
 		g, err := gridShapes(name)
 		require.NoError(t, err)
 		seen := map[shape]bool{}
@@ -41,6 +41,16 @@ func TestGridShapes(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, odd, 13, "1023^3, 4097^3 and session 34's 11")
+	// The ragged grid and the shapes between it: aligned for f32 and f16,
+	// not whole 64-wide tiles in M or N, and on no other grid, so that a
+	// run of it joins a full tune's (-tune-add).
+	ragged, _ := gridShapes("ragged")
+	for _, s := range append(slices.Clone(ragged), tuneBetween["ragged"]...) {
+		assert.True(t, s.M%8 == 0 && s.N%8 == 0 && s.K%8 == 0, "%s is aligned", s)
+		assert.True(t, s.M%64 != 0 && s.N%64 != 0, "%s is not whole tiles", s)
+		assert.NotContains(t, full, s)
+	}
+	assert.Len(t, tuneBetween["ragged"], len(ragged))
 	_, err := gridShapes("huge")
 	assert.ErrorContains(t, err, `unknown grid "huge"`)
 }
@@ -341,4 +351,41 @@ func TestMergeTimingsOfOtherLayouts(t *testing.T) {
 	other := append(slices.Clone(prev), tuning.RawPoint{Family: "sgemm", Layout: "nn", M: 7, N: 7, K: 7, Ms: map[string]float64{"nn_a": 1}})
 	_, err = mergeTimings(run(), other, []string{"sgemm"}, built)
 	assert.ErrorContains(t, err, "sgemm nn 7x7x7 is not measured in this run")
+}
+
+func TestAddTimings(t *testing.T) {
+	nn, nt := gridKey{"sgemm", "nn"}, gridKey{"sgemm", "nt"}
+	full, between, ragged := shape{256, 256, 256}, shape{181, 181, 181}, shape{1000, 1000, 1000}
+	prev := []tuning.RawPoint{
+		{Family: "sgemm", Layout: "nn", M: 256, N: 256, K: 256, Grid: true, Ms: map[string]float64{"a": 0.4, "b": 0.3}},
+		{Family: "sgemm", Layout: "nn", M: 181, N: 181, K: 181, Ms: map[string]float64{"a": 0.2, "b": 0.1}},
+		{Family: "sgemm", Layout: "nt", M: 256, N: 256, K: 256, Grid: true, Ms: map[string]float64{"c": 0.5}},
+		{Family: "hgemm", Layout: "nn", M: 512, N: 512, K: 512, Grid: true, Ms: map[string]float64{"h": 0.1}},
+	}
+	tm := timings{}
+	tm.add(nn, ragged, "a", 2)
+	tm.add(nn, ragged, "b", 3)
+	grid, off, err := addTimings(tm, prev, []string{"sgemm"})
+	require.NoError(t, err)
+	assert.Equal(t, []shape{full}, grid, "the previous run's grid shapes, to join this run's")
+	assert.Equal(t, []shape{between}, off)
+	assert.Equal(t, timings{
+		nn: {ragged: {"a": 2, "b": 3}, full: {"a": 0.4, "b": 0.3}, between: {"a": 0.2, "b": 0.1}},
+		nt: {full: {"c": 0.5}}, // a layout this run did not measure comes whole
+	}, tm, "the other family's times stay out")
+
+	// The same shape in both runs.
+	tm = timings{}
+	tm.add(nn, full, "a", 2)
+	tm.add(nn, full, "b", 3)
+	_, _, err = addTimings(tm, prev, []string{"sgemm"})
+	assert.ErrorContains(t, err, "sgemm nn 256x256x256 is measured in both runs")
+
+	// An instance only one run measured would lack times at the other's
+	// shapes.
+	tm = timings{}
+	tm.add(nn, ragged, "a", 2)
+	tm.add(nn, ragged, "new", 3)
+	_, _, err = addTimings(tm, prev, []string{"sgemm"})
+	assert.ErrorContains(t, err, "sgemm nn: instances measured in one run only: b (the previous run), new (this run)")
 }
