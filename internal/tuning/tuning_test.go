@@ -381,7 +381,7 @@ func TestSelectAlignedChargesTheEdgeKernelMeasured(t *testing.T) {
 	}{
 		{2000, 2000, 2000, moved}, {5000, 4000, 1000, moved}, {2000, 4096, 4096, moved}, // ragged
 		{1536, 1536, 1536, rows}, {6144, 6144, 1000, rows}, // whole tiles
-		{100, 100, 100, rows}, // smaller than a tile: not ragged
+		{100, 100, 100, rows},                               // smaller than a tile: not ragged
 		{4096, 4096, 4096, rows}, {3000, 3000, 3000, moved}, // grid points
 	} {
 		got, ok := SelectAligned(&g, tc.m, tc.n, tc.k, 4)
