@@ -119,6 +119,15 @@ func Select(g *Grid, m, n, k int) (name string, ok bool) { return SelectAligned(
 // times at the unaligned points measure (on an H200, 1.09-1.20x slower than
 // the unpacked kernel at aligned shapes such as 5000^3 and 8000x8000x128,
 // where it was picked before; bench/results/h200-2026-11-30-session51.md).
+// Where the grid measures MinEdgePoints aligned shapes ragged for an
+// instance's block tile (raggedFor), those are a class of their own for the
+// tile's instances: they interpolate their efficiency from the other
+// aligned points, and at a ragged aligned shape each is charged its edge
+// kernel's measured cost, as above from the ragged points and their nearest
+// whole-tile ones (on an H200 tn's 128x128 rows_zigzag tile by columns ran
+// 7-17% slower there than the quads_zigzag one, which moves its edge tiles,
+// and was picked from its whole-tile neighbours;
+// bench/results/h200-2026-11-30-session52.md).
 // An instance that splits its last
 // wave's tiles or streams them (Tiling.Tail, Tiling.Stream) but whose plan
 // does not take the shape (Tiling.plans) runs its twin's launch and gets

@@ -32,10 +32,10 @@ import (
 // fastest everywhere.
 var (
 	tuneFlag     = flag.Bool("tune", false, "measure the GEMM families over a grid of shapes and write this GPU's dispatch table instead of benchmarking")
-	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute) or full (38, 13 of them not aligned, and 31 shapes between them; about 10 minutes for sgemm on an H100)")
+	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute), full (38, 13 of them not aligned, and 31 shapes between them; about 10 minutes for sgemm on an H100) or ragged (10 aligned shapes that are not whole tiles and 10 between them, to add to a full tune: -tune-add)")
 	tuneFamilies = flag.String("tune-families", "", "GEMM families -tune measures, comma-separated (default: every family the engine picks from in this build)")
 	tuneOut      = flag.String("tune-out", "kernels/tuning", "directory -tune writes <gpu>.yaml into")
-	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full)")
+	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full; ragged has fixed shapes between and takes none)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
 	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' grid shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
@@ -163,7 +163,9 @@ func runTune(iters, warmup int, filter string) error {
 			return fmt.Errorf("-tune-add %s: %w", *tuneAdd, err)
 		}
 		fmt.Printf("tune: added %d grid shapes and %d between them from %s\n", len(prevGrid), len(prevBetween), *tuneAdd)
-		grid, between = append(prevGrid, grid...), append(prevBetween, between...)
+		// A run that added its shapes to some layouts (-filter) before
+		// has them on its grid: each shape once.
+		grid, between = joined(prevGrid, grid), joined(prevBetween, between)
 	}
 
 	table := tuning.Table{

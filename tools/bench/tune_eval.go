@@ -278,6 +278,17 @@ func addTimings(t timings, prev []tuning.RawPoint, families []string) (grid, bet
 	return onGrid.list, off.list, nil
 }
 
+// joined is the shapes of lists in order, each once.
+func joined(lists ...[]shape) []shape {
+	var l shapeList
+	for _, list := range lists {
+		for _, s := range list {
+			l.add(s)
+		}
+	}
+	return l.list
+}
+
 func (t timings) add(k gridKey, s shape, inst string, ms float64) {
 	if t[k] == nil {
 		t[k] = map[shape]map[string]float64{}

@@ -374,6 +374,11 @@ func TestAddTimings(t *testing.T) {
 		nt: {full: {"c": 0.5}}, // a layout this run did not measure comes whole
 	}, tm, "the other family's times stay out")
 
+	// A second part of the run (other layouts, -filter) adds to the first
+	// part's file, whose grid has this run's shapes in the layouts it
+	// measured: the table's grid holds each once.
+	assert.Equal(t, []shape{full, ragged}, joined([]shape{full, ragged}, []shape{ragged}))
+
 	// The same shape in both runs.
 	tm = timings{}
 	tm.add(nn, full, "a", 2)
