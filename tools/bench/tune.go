@@ -32,7 +32,7 @@ import (
 // fastest everywhere.
 var (
 	tuneFlag     = flag.Bool("tune", false, "measure the GEMM families over a grid of shapes and write this GPU's dispatch table instead of benchmarking")
-	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute), full (38, 13 of them not aligned, and 31 shapes between them; about 10 minutes for sgemm on an H100) or ragged (10 aligned shapes that are not whole tiles and 10 between them, to add to a full tune: -tune-add)")
+	tuneGrid     = flag.String("tune-grid", "full", "-tune's grid of shapes: small (5 shapes, under a minute), full (48: 13 not aligned, 11 aligned but not whole tiles, the ragged grid's 10 among them; and 41 shapes between them; about 15 minutes for 125 sgemm instances by the estimate it prints) or ragged (its 10 and 10 between them alone, to add to a full tune of before session 52: -tune-add)")
 	tuneFamilies = flag.String("tune-families", "", "GEMM families -tune measures, comma-separated (default: every family the engine picks from in this build)")
 	tuneOut      = flag.String("tune-out", "kernels/tuning", "directory -tune writes <gpu>.yaml into")
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures to score its table (-1: 2 for small, 8 for full; ragged has fixed shapes between and takes none)")
@@ -52,10 +52,6 @@ const tuneMaxFlops = 1 << 38
 // runTune is bench -tune; iters bounds the timed runs per instance and
 // shape (fewer for slow shapes), filter keeps instances by name.
 func runTune(iters, warmup int, filter string) error {
-	grid, err := gridShapes(*tuneGrid)
-	if err != nil {
-		return err
-	}
 	re, err := regexp.Compile(filter)
 	if err != nil {
 		return fmt.Errorf("-filter: %w", err)
@@ -92,9 +88,9 @@ func runTune(iters, warmup int, filter string) error {
 	if len(insts) == 0 {
 		return fmt.Errorf("-tune: no instance of %s matches -filter %q on this GPU", strings.Join(families, ", "), filter)
 	}
-	between, fixed := tuneBetween[*tuneGrid]
-	if !fixed {
-		between = betweenShapes(grid, random, *tuneSeed, tuneMaxFlops)
+	grid, between, err := tuneShapes(*tuneGrid, random, *tuneSeed)
+	if err != nil {
+		return err
 	}
 	shapes := append(slices.Clone(grid), between...)
 	info := b.dev.Info()

@@ -76,8 +76,9 @@ var tuneGrids = map[string][]shape{
 	// (on an H200, tn's 128x128x16 tile in rows_zigzag order 7-17% slower
 	// than in quads_zigzag order, which moves its edge tiles:
 	// bench/results/h200-2026-11-30-session51.md), and the full grid's one
-	// such shape, 1000x3000x500, cannot say it alone. A run of this grid
-	// joins a full tune's times by -tune-add.
+	// such shape, 1000x3000x500, cannot say it alone. The full grid
+	// measures these too (tuneIncludes); a run of this grid alone joins an
+	// older full tune's times by -tune-add.
 	"ragged": {
 		{1000, 1000, 1000}, {2000, 2000, 2000}, {3000, 3000, 3000}, {5000, 5000, 5000}, {5000, 5000, 1000},
 		{6000, 6000, 200}, {600, 600, 6000}, {200, 6000, 3000}, {6000, 200, 3000}, {1400, 4200, 2800},
@@ -95,7 +96,42 @@ var tuneBetween = map[string][]shape{
 	},
 }
 
-// gridShapes returns the named grid.
+// tuneIncludes are, by grid, the grids whose shapes and shapes between it
+// measures too: the full grid the ragged one, so that a table of a full tune
+// has what the dispatch needs to learn the edge kernels (tuning's
+// MinEdgePoints). Session 52's H200 table, session 51's full tune with
+// the ragged grid added (-tune-add), measured the same shapes.
+var tuneIncludes = map[string][]string{"full": {"ragged"}}
+
+// tuneShapes returns what -tune-grid name measures: the grid's shapes and
+// those of the grids it includes, and the shapes between them (the grid's
+// own fixed ones, else random and midpoints of its own shapes by
+// betweenShapes, then each included grid's), each once and none on the
+// grid.
+func tuneShapes(name string, random int, seed uint64) (grid, between []shape, err error) {
+	own, err := gridShapes(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	mid, fixed := tuneBetween[name]
+	if !fixed {
+		mid = betweenShapes(own, random, seed, tuneMaxFlops)
+	}
+	grid, between = own, mid
+	for _, part := range tuneIncludes[name] {
+		grid, between = joined(grid, tuneGrids[part]), joined(between, tuneBetween[part])
+	}
+	var off shapeList
+	for _, s := range grid {
+		off.exclude(s)
+	}
+	for _, s := range between {
+		off.add(s)
+	}
+	return grid, off.list, nil
+}
+
+// gridShapes returns the named grid's own shapes.
 func gridShapes(name string) ([]shape, error) {
 	g, ok := tuneGrids[name]
 	if !ok {

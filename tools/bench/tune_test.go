@@ -126,14 +126,16 @@ func TestTuneItersAndEstimate(t *testing.T) {
 	assert.Equal(t, 3, tuneIters(500, 20))
 	assert.Equal(t, 3, tuneIters(0, 20))
 
-	full, _ := gridShapes("full")
-	shapes := append(full, betweenShapes(full, 8, 1, tuneMaxFlops)...)
+	full, between, err := tuneShapes("full", 8, 1)
+	require.NoError(t, err)
+	shapes := append(full, between...)
 	// The H100 build when the grid was sized: 7 sgemm tilings and 5 hgemm ones
 	// in four layouts, hgemmh in two. About 230 s until session 34 added
-	// the 11 shapes that are not aligned, 280 s since.
+	// the 11 shapes that are not aligned, 280 s since, 430 s since session
+	// 52 added the ragged grid.
 	count := map[string]int{"sgemm": 28, "hgemm": 20, "hgemmh": 2}
 	secs := estimateSeconds(shapes, count, h100Model, 3, 20)
-	assert.Less(t, secs, 5*60.0, "a full run of that build must fit in 5 minutes")
+	assert.Less(t, secs, 8*60.0, "a full run of that build must fit in 8 minutes")
 	assert.Greater(t, secs, 30.0, "the 8192 SGEMMs alone take this long: the model is not empty")
 	t.Logf("full grid: %d shapes, about %.0f s on an H100", len(shapes), secs)
 	small, _ := gridShapes("small")
@@ -393,4 +395,57 @@ func TestAddTimings(t *testing.T) {
 	tm.add(nn, ragged, "new", 3)
 	_, _, err = addTimings(tm, prev, []string{"sgemm"})
 	assert.ErrorContains(t, err, "sgemm nn: instances measured in one run only: b (the previous run), new (this run)")
+}
+
+// TestFullGridIsTheH200Tables: the full grid (with the ragged one, and the
+// shapes between them of seed 25) is what the H200's committed table
+// measured, so that a tune of new instances merges with it (-tune-merge
+// needs the same shapes).
+func TestFullGridIsTheH200Tables(t *testing.T) {
+	pts, err := tuning.ReadRaw("../../bench/results/h200-2026-11-30-session52-call1-tune-sgemm-added-raw.json.gz")
+	require.NoError(t, err)
+	grid, between, err := tuneShapes("full", 8, 25)
+	require.NoError(t, err)
+	want := map[bool][]string{}
+	for _, s := range grid {
+		want[true] = append(want[true], s.String())
+	}
+	for _, s := range between {
+		want[false] = append(want[false], s.String())
+	}
+	for _, l := range []string{"nn", "nt", "tn", "tt"} {
+		got := map[bool][]string{}
+		for _, p := range pts {
+			if p.Family == "sgemm" && p.Layout == l {
+				got[p.Grid] = append(got[p.Grid], shape{p.M, p.N, p.K}.String())
+			}
+		}
+		assert.ElementsMatch(t, want[true], got[true], "%s: grid shapes", l)
+		assert.ElementsMatch(t, want[false], got[false], "%s: shapes between", l)
+	}
+	assert.Len(t, grid, 48)
+	assert.Len(t, between, 41)
+}
+
+func TestTuneShapesIncludeRagged(t *testing.T) {
+	full, _ := gridShapes("full")
+	ragged, _ := gridShapes("ragged")
+	grid, between, err := tuneShapes("full", 8, 25)
+	require.NoError(t, err)
+	assert.Equal(t, append(slices.Clone(full), ragged...), grid, "the full grid's own shapes, then the ragged grid's")
+	assert.Subset(t, between, tuneBetween["ragged"])
+	assert.Subset(t, between, betweenShapes(full, 8, 25, tuneMaxFlops), "midpoints and random shapes of the full grid's own")
+	onGrid := map[shape]bool{}
+	for _, s := range grid {
+		onGrid[s] = true
+	}
+	for _, s := range between {
+		assert.False(t, onGrid[s], "%s is on the grid", s)
+	}
+	grid, between, err = tuneShapes("ragged", 0, 1)
+	require.NoError(t, err)
+	assert.Equal(t, ragged, grid)
+	assert.Equal(t, tuneBetween["ragged"], between, "fixed shapes between, none random")
+	_, _, err = tuneShapes("huge", 8, 1)
+	assert.ErrorContains(t, err, `unknown grid "huge"`)
 }
