@@ -1,8 +1,9 @@
 package tuning
 
 import (
+	"cmp"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -163,7 +164,12 @@ type Predictor struct {
 	align           int
 	pool, unaligned []Point // the aligned points with a time (all of them when none is aligned), and the others
 	models          []timeModel
-	twins           []int // each instance's twin, or -1 (twins)
+	twins           []int      // each instance's twin, or -1 (twins)
+	odd             []oddPoint // the unaligned points and their twins in pool
+	// effs are each grid point's efficiencies, by shape: computed once, as
+	// a prediction needs hundreds of them (every instance's at the
+	// neighbours and at each unaligned or ragged point and its twin).
+	effs map[[3]int][]float64
 	// edges are, by block tile (BM, BN), the pool split for instances of
 	// that tile where the grid measures MinEdgePoints shapes that are
 	// ragged for it (raggedFor): absent where it does not.
@@ -182,8 +188,12 @@ const MinEdgePoints = 3
 // ragged for the tile set apart: whole, the others, from which they
 // interpolate their efficiency (as all instances do from the aligned
 // points, the unaligned ones apart), and ragged, where they ran their edge
-// kernel.
-type edgeClass struct{ whole, ragged []Point }
+// kernel, each with its twin in whole; odd are the unaligned points with
+// their twins in whole.
+type edgeClass struct {
+	whole       []Point
+	ragged, odd []oddPoint
+}
 
 // raggedFor reports whether an M x N C is ragged for a tile of bm x bn: at
 // least one tile each way but not whole tiles, so that the kernels run
@@ -218,22 +228,31 @@ func NewPredictor(g *Grid, align int) *Predictor {
 	}
 	p.models = fitModels(&p.g, p.pool)
 	p.twins = twins(g.Instances)
+	p.effs = map[[3]int][]float64{}
+	for _, q := range append(slices.Clone(p.pool), p.unaligned...) {
+		e := make([]float64, len(q.Ms))
+		for i := range e {
+			e[i] = p.efficiency(q, i)
+		}
+		p.effs[[3]int{q.M, q.N, q.K}] = e
+	}
+	p.odd = p.twinned(p.unaligned, p.pool)
 	p.edges = map[[2]int]edgeClass{}
 	for _, m := range p.models {
 		tile := [2]int{m.tiling.BM, m.tiling.BN}
 		if _, done := p.edges[tile]; done {
 			continue
 		}
-		var c edgeClass
+		var whole, ragged []Point
 		for _, q := range p.pool {
 			if raggedFor(tile[0], tile[1], q.M, q.N) {
-				c.ragged = append(c.ragged, q)
+				ragged = append(ragged, q)
 			} else {
-				c.whole = append(c.whole, q)
+				whole = append(whole, q)
 			}
 		}
-		if len(c.ragged) >= MinEdgePoints && len(c.whole) > 0 {
-			p.edges[tile] = c
+		if len(ragged) >= MinEdgePoints && len(whole) > 0 {
+			p.edges[tile] = edgeClass{whole, p.twinned(ragged, whole), p.twinned(p.unaligned, whole)}
 		}
 	}
 	return p
@@ -244,8 +263,11 @@ func (p *Predictor) aligned(m, n, k int) bool {
 }
 
 // efficiency is instance i's model time over its measured time at q: its
-// speed relative to its model there.
+// speed relative to its model there (at a grid point, computed once).
 func (p *Predictor) efficiency(q Point, i int) float64 {
+	if e, ok := p.effs[[3]int{q.M, q.N, q.K}]; ok {
+		return e[i]
+	}
 	return p.models[i].ms(p.g.SMs, q.M, q.N, q.K) / q.Ms[i]
 }
 
@@ -264,37 +286,44 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	}
 	aligned := p.aligned(m, n, k)
 	// Each pool the instances interpolate from (the aligned points, or an
-	// edge class's whole ones) with its neighbours of the shape and its
-	// unaligned points paired, once a selection, where one needs them.
+	// edge class's whole ones): its neighbours of the shape and its
+	// unaligned and ragged points weighted for it, once a selection.
 	type from struct {
-		ns  []near
-		odd []oddPoint
+		ns          []near
+		odd, ragged []oddPoint
 	}
+	// An edge class's neighbours are the nearest of the aligned points
+	// that are whole tiles of it, in the aligned points' range.
+	all := byDistance(p.pool, m, n, k)
 	pools := map[[2]int]*from{}
-	poolOf := func(tile [2]int, pts []Point) *from {
+	poolOf := func(tile [2]int) *from {
 		f := pools[tile]
 		if f == nil {
-			f = &from{ns: nearest(pts, m, n, k)}
+			if c, split := p.edges[tile]; split {
+				whole := make([]near, 0, len(c.whole))
+				for _, q := range all {
+					if !raggedFor(tile[0], tile[1], q.p.M, q.p.N) {
+						whole = append(whole, q)
+					}
+				}
+				f = &from{closest(whole), weighed(c.odd, m, n, k), weighed(c.ragged, m, n, k)}
+			} else {
+				f = &from{ns: closest(all), odd: weighed(p.odd, m, n, k)}
+			}
 			pools[tile] = f
 		}
 		return f
 	}
-	oddOf := func(f *from, pts []Point) []oddPoint {
-		if f.odd == nil {
-			f.odd = oddPoints(pts, p.unaligned, m, n, k)
-		}
-		return f.odd
-	}
-	ns := poolOf([2]int{}, p.pool).ns
+	ns := poolOf([2]int{}).ns
 	times := make([]float64, len(p.g.Instances)) // 0: not predicted
 	for i := range p.g.Instances {
 		t := p.models[i].tiling
-		tile, pool := [2]int{}, p.pool
-		c, split := p.edges[[2]int{t.BM, t.BN}]
-		if split {
-			tile, pool = [2]int{t.BM, t.BN}, c.whole
+		tile := [2]int{t.BM, t.BN}
+		_, split := p.edges[tile]
+		if !split {
+			tile = [2]int{}
 		}
-		f := poolOf(tile, pool)
+		f := poolOf(tile)
 		e, ok := interpolate(f.ns, i, p.efficiency)
 		if !ok {
 			continue
@@ -304,17 +333,17 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 		case split && aligned && raggedFor(t.BM, t.BN, m, n):
 			// Its edge kernel's cost, measured at the shapes ragged for
 			// its tile against their nearest whole ones.
-			cost = misalignment(oddPoints(c.whole, c.ragged, m, n, k), i, p.efficiency)
+			cost = misalignment(f.ragged, i)
 		case !t.Pack:
 			if !aligned {
-				cost = misalignment(oddOf(f, pool), i, p.efficiency)
+				cost = misalignment(f.odd, i)
 			}
 		case m%t.BM != 0 || n%t.BN != 0:
 			// A packing instance multiplies copies whose rows are always
 			// aligned: it runs its edge kernel where the shape is not
 			// whole tiles, aligned or not, which its times at the
 			// unaligned points measure.
-			cost = misalignment(oddOf(f, pool), i, p.efficiency)
+			cost = misalignment(f.odd, i)
 		}
 		times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * cost
 	}
@@ -353,24 +382,60 @@ type near struct {
 // dimension first clamped to the points' range (beyond it, inverse-distance
 // weights would flatten to a plain mean of the nearest points, while the
 // edge says most), with every point as distant as the last one taken.
-func nearest(pts []Point, m, n, k int) []near {
+func nearest(pts []Point, m, n, k int) []near { return closest(byDistance(pts, m, n, k)) }
+
+// byDistance is every point of pts with its distance to M x N x K (clamped
+// as nearest says), nearest first (ties by shape).
+func byDistance(pts []Point, m, n, k int) []near {
+	m, n, k = clamped(pts, m, n, k)
+	ns := make([]near, 0, len(pts))
+	for _, p := range pts {
+		ns = append(ns, near{p, Distance(p, m, n, k)})
+	}
+	slices.SortStableFunc(ns, compareNear)
+	return ns
+}
+
+// compareNear orders byDistance's points: nearer first, then by shape.
+func compareNear(a, b near) int {
+	switch {
+	case a.d != b.d:
+		return cmp.Compare(a.d, b.d)
+	case lessShape(a.p, b.p):
+		return -1
+	case lessShape(b.p, a.p):
+		return 1
+	}
+	return 0
+}
+
+// nearestOne is the first point of byDistance: the nearest, found in one
+// pass. pts is not empty.
+func nearestOne(pts []Point, m, n, k int) Point {
+	m, n, k = clamped(pts, m, n, k)
+	best := near{pts[0], Distance(pts[0], m, n, k)}
+	for _, p := range pts[1:] {
+		if q := (near{p, Distance(p, m, n, k)}); compareNear(q, best) < 0 {
+			best = q
+		}
+	}
+	return best.p
+}
+
+// clamped is M, N and K each clamped to the range of pts's.
+func clamped(pts []Point, m, n, k int) (int, int, int) {
 	lo, hi := [3]int{math.MaxInt, math.MaxInt, math.MaxInt}, [3]int{}
 	for _, p := range pts {
 		for i, d := range [3]int{p.M, p.N, p.K} {
 			lo[i], hi[i] = min(lo[i], d), max(hi[i], d)
 		}
 	}
-	m, n, k = min(max(m, lo[0]), hi[0]), min(max(n, lo[1]), hi[1]), min(max(k, lo[2]), hi[2])
-	ns := make([]near, 0, len(pts))
-	for _, p := range pts {
-		ns = append(ns, near{p, Distance(p, m, n, k)})
-	}
-	sort.SliceStable(ns, func(i, j int) bool {
-		if ns[i].d != ns[j].d {
-			return ns[i].d < ns[j].d
-		}
-		return lessShape(ns[i].p, ns[j].p)
-	})
+	return min(max(m, lo[0]), hi[0]), min(max(n, lo[1]), hi[1]), min(max(k, lo[2]), hi[2])
+}
+
+// closest is the first Neighbours of ns, in byDistance's order, and every
+// point after them as distant as the last.
+func closest(ns []near) []near {
 	cut := min(Neighbours, len(ns))
 	for cut < len(ns) && ns[cut].d == ns[cut-1].d {
 		cut++
@@ -400,21 +465,42 @@ func interpolate(ns []near, i int, eff efficiency) (float64, bool) {
 	return math.Exp(slog / sw), true
 }
 
-// oddPoint is an unaligned grid point, the aligned point nearest it, and
-// its weight for the shape asked for.
+// oddPoint is an unaligned grid point (or one ragged for a tile), the
+// log of each instance's cost there against the aligned (whole-tile) point
+// nearest it, its twin (NaN where either did not measure the instance),
+// and its weight for the shape asked for.
 type oddPoint struct {
-	u, twin Point
-	w       float64
+	u      Point
+	lnCost []float64
+	w      float64
 }
 
-// oddPoints pairs every unaligned point with its aligned twin, weighted by
-// inverse squared distance to M x N x K: once per selection, for all
-// instances.
-func oddPoints(aligned, unaligned []Point, m, n, k int) []oddPoint {
-	out := make([]oddPoint, 0, len(unaligned))
-	for _, u := range unaligned {
-		d := max(Distance(u, m, n, k), 1e-9)
-		out = append(out, oddPoint{u, nearest(aligned, u.M, u.N, u.K)[0].p, 1 / (d * d)})
+// twinned pairs every point of odd with its twin, the point of pool
+// nearest it: each instance's cost there is its efficiency at the twin over
+// that at the point. Once per predictor; unweighted.
+func (p *Predictor) twinned(odd, pool []Point) []oddPoint {
+	out := make([]oddPoint, 0, len(odd))
+	for _, u := range odd {
+		twin := nearestOne(pool, u.M, u.N, u.K)
+		o := oddPoint{u: u, lnCost: make([]float64, len(u.Ms))}
+		for i := range o.lnCost {
+			o.lnCost[i] = math.NaN()
+			if u.Ms[i] > 0 && twin.Ms[i] > 0 {
+				o.lnCost[i] = math.Log(p.efficiency(twin, i) / p.efficiency(u, i))
+			}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// weighed is pairs weighted by inverse squared distance to M x N x K: once
+// per selection, for all instances.
+func weighed(pairs []oddPoint, m, n, k int) []oddPoint {
+	out := slices.Clone(pairs)
+	for i := range out {
+		d := max(Distance(out[i].u, m, n, k), 1e-9)
+		out[i].w = 1 / (d * d)
 	}
 	return out
 }
@@ -422,14 +508,14 @@ func oddPoints(aligned, unaligned []Point, m, n, k int) []oddPoint {
 // misalignment is instance i's measured slowdown on shapes that are not
 // aligned (see SelectAligned), from odd: 1 when odd is empty or no
 // unaligned point and its twin both measured the instance.
-func misalignment(odd []oddPoint, i int, eff efficiency) float64 {
+func misalignment(odd []oddPoint, i int) float64 {
 	var sw, slog float64
 	for _, o := range odd {
-		if o.u.Ms[i] <= 0 || o.twin.Ms[i] <= 0 {
+		if math.IsNaN(o.lnCost[i]) {
 			continue
 		}
 		sw += o.w
-		slog += o.w * math.Log(eff(o.twin, i)/eff(o.u, i))
+		slog += o.w * o.lnCost[i]
 	}
 	if sw == 0 {
 		return 1
