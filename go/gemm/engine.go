@@ -121,7 +121,7 @@ type Engine struct {
 	families map[rankKey][]string
 
 	// choose's own choices (no instance named), by problem: a table's
-	// prediction takes 10-40 us of CPU (more than a 1024^3 HGEMM takes on
+	// prediction takes 20-55 us of CPU (more than a 1024^3 HGEMM takes on
 	// an H100), and applications call a few shapes many times. At most
 	// maxPicks entries; when full it starts over. Tests that swap tune
 	// reset it (setTable).
@@ -129,7 +129,8 @@ type Engine struct {
 	picks   map[pickKey]picked
 
 	// The table's predictors (tuning.NewPredictor), made on first use:
-	// fitting a grid's timing models takes 100-300 us. Reset by setTable.
+	// fitting a grid's timing models and pairing its points takes 0.5-1.3
+	// ms (kernels/README.md). Reset by setTable.
 	predMu sync.Mutex
 	preds  map[predictorKey]*tuning.Predictor
 
