@@ -330,8 +330,12 @@ type tally struct {
 	at        string
 	over, n   int
 	coinToss  int
-	overNoisy int // of over, the shapes that are also coin tosses
+	overNoisy int     // of over, the shapes that are also coin tosses
+	logs      float64 // the sum of the ratios' logs (geoMean)
 }
+
+// geoMean is the geometric mean of the ratios.
+func (a tally) geoMean() float64 { return math.Exp(a.logs / float64(a.n)) }
 
 func (a *tally) add(p RawPoint, pick string) {
 	best, second := math.Inf(1), math.Inf(1)
@@ -347,6 +351,7 @@ func (a *tally) add(p RawPoint, pick string) {
 		ratio = ms / best
 	}
 	a.n++
+	a.logs += math.Log(ratio)
 	noisy := second/best < 1.03
 	if noisy {
 		a.coinToss++
@@ -364,6 +369,20 @@ func (a *tally) add(p RawPoint, pick string) {
 
 func (a tally) String() string {
 	return fmt.Sprintf("%.3fx at %-14s %2d of %d over 5%%", a.worst, a.at, a.over, a.n)
+}
+
+// layoutPredictor is the predictor of a table of pts's SGEMM grid shapes
+// in layout l (align 4, the f32 kernels' vector).
+func layoutPredictor(pts []RawPoint, l string) *Predictor {
+	var in []RawPoint
+	for _, p := range pts {
+		if p.Family == "sgemm" && p.Layout == l {
+			in = append(in, p)
+		}
+	}
+	g := GridOf(in)
+	g.SMs = h100SMs
+	return NewPredictor(&g, 4)
 }
 
 // evalLayout scores SelectAligned (align 4, the f32 kernels' vector) on one
@@ -460,18 +479,7 @@ func TestTableOnOtherTimes(t *testing.T) {
 	times := loadRaw(t, "../../bench/results/h200-2026-11-28-session34-call3-tune-sgemm-merged-raw.json.gz")
 	var before, after tally
 	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		of := func(pts []RawPoint) *Predictor {
-			var in []RawPoint
-			for _, p := range pts {
-				if p.Family == "sgemm" && p.Layout == l {
-					in = append(in, p)
-				}
-			}
-			g := GridOf(in)
-			g.SMs = h100SMs
-			return NewPredictor(&g, 4)
-		}
-		oldTable, newTable := of(old), of(times)
+		oldTable, newTable := layoutPredictor(old, l), layoutPredictor(times, l)
 		for _, p := range times {
 			if p.Family != "sgemm" || p.Layout != l || p.Grid {
 				continue
@@ -500,40 +508,22 @@ func TestRaggedGridOnItsTimes(t *testing.T) {
 		before[[3]int{p.M, p.N, p.K}] = true
 	}
 	var tallies [2]tally
-	var logs [2]float64
 	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		of := func(pts []RawPoint) *Predictor {
-			var in []RawPoint
-			for _, p := range pts {
-				if p.Family == "sgemm" && p.Layout == l {
-					in = append(in, p)
-				}
-			}
-			g := GridOf(in)
-			g.SMs = h100SMs
-			return NewPredictor(&g, 4)
-		}
-		tables := [2]*Predictor{of(old), of(times)}
+		tables := [2]*Predictor{layoutPredictor(old, l), layoutPredictor(times, l)}
 		for _, p := range times {
 			if p.Family != "sgemm" || p.Layout != l || p.Grid || before[[3]int{p.M, p.N, p.K}] {
 				continue
 			}
-			best := math.Inf(1)
-			for _, ms := range p.Ms {
-				best = min(best, ms)
-			}
 			for i, table := range tables {
 				name, _, _ := table.Predict(p.M, p.N, p.K)
 				tallies[i].add(p, name)
-				logs[i] += math.Log(p.Ms[name] / best)
 			}
 		}
 	}
 	require.Equal(t, 40, tallies[1].n, "the ragged grid's 10 shapes between, 4 layouts")
-	mean := func(i int) float64 { return math.Exp(logs[i] / float64(tallies[i].n)) }
 	t.Logf("between the ragged grid's shapes: session 51's table %v, %.4f by geometric mean; session 52's %v, %.4f",
-		tallies[0], mean(0), tallies[1], mean(1))
+		tallies[0], tallies[0].geoMean(), tallies[1], tallies[1].geoMean())
 	assert.Less(t, tallies[1].worst, tallies[0].worst)
 	assert.LessOrEqual(t, tallies[1].over, tallies[0].over)
-	assert.Less(t, mean(1), mean(0))
+	assert.Less(t, tallies[1].geoMean(), tallies[0].geoMean())
 }

@@ -185,15 +185,12 @@ type Predictor struct {
 const MinEdgePoints = 3
 
 // edgeClass is the pool of a block tile's instances with the points
-// ragged for the tile set apart: whole, the others, from which they
-// interpolate their efficiency (as all instances do from the aligned
-// points, the unaligned ones apart), and ragged, where they ran their edge
-// kernel, each with its twin in whole; odd are the unaligned points with
-// their twins in whole.
-type edgeClass struct {
-	whole       []Point
-	ragged, odd []oddPoint
-}
+// ragged for the tile set apart: ragged, where they ran their edge kernel,
+// each paired with its twin among the others (the whole ones), from which
+// the instances interpolate their efficiency (as all instances do from the
+// aligned points, the unaligned ones apart); odd are the unaligned points
+// with their twins among the whole ones.
+type edgeClass struct{ ragged, odd []oddPoint }
 
 // raggedFor reports whether an M x N C is ragged for a tile of bm x bn: at
 // least one tile each way but not whole tiles, so that the kernels run
@@ -252,7 +249,7 @@ func NewPredictor(g *Grid, align int) *Predictor {
 			}
 		}
 		if len(ragged) >= MinEdgePoints && len(whole) > 0 {
-			p.edges[tile] = edgeClass{whole, p.twinned(ragged, whole), p.twinned(p.unaligned, whole)}
+			p.edges[tile] = edgeClass{p.twinned(ragged, whole), p.twinned(p.unaligned, whole)}
 		}
 	}
 	return p
@@ -300,7 +297,7 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 		f := pools[tile]
 		if f == nil {
 			if c, split := p.edges[tile]; split {
-				whole := make([]near, 0, len(c.whole))
+				var whole []near
 				for _, q := range all {
 					if !raggedFor(tile[0], tile[1], q.p.M, q.p.N) {
 						whole = append(whole, q)
