@@ -159,6 +159,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -191,6 +192,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -220,6 +222,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -252,6 +255,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -392,6 +396,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -424,6 +429,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -453,6 +459,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -485,6 +492,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -625,6 +633,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -657,6 +666,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -686,6 +696,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -718,6 +729,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -870,6 +882,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -902,6 +915,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -931,6 +945,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \
@@ -963,6 +978,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k32f.o \

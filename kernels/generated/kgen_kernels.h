@@ -875,6 +875,12 @@ int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1067,6 +1073,12 @@ int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1240,6 +1252,12 @@ int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1432,6 +1450,12 @@ int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm80(int device, int m, int
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
