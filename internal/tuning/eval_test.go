@@ -294,7 +294,7 @@ var sgemmTimes = []struct {
 	// and merged with session 52's times of the others, and a 64x128x16
 	// tile measured in the same run left out (not kept; the file is that
 	// run's -tune-raw without it). Against session 52's table on these
-	// times the picks run 1.3-2.5% faster by geometric mean between the grid
+	// times the picks run 0.3-2.5% faster by geometric mean between the grid
 	// shapes (221^3 nn 1.48x, nt 1.32x; 4870x156x1722 nn 0.97x the worst).
 	{"../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz", 1.22, 1.50, 23, 27, true},
 }
