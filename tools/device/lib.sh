@@ -3,7 +3,9 @@
 # .devicecarry/setup.sh. It creates $OUT, records the GPU (with its clocks,
 # temperature and power), nvcc and Go in $OUT/device.txt, and exports what
 # the cgo builds and the GPU tests need; device_build builds the library,
-# step runs and records one test binary or sanitizer.
+# step runs and records one test binary or sanitizer. Pack what the device
+# needs with tools/device/pack.sh (Go, the vendored modules, CUDA 11.8 headers
+# in .devicecarry/, small enough to travel with the tree) and carry it.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 {

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Packs .devicecarry/ for the device machine (../shared/device/pack.sh), then
+# shrinks it so that it and the tracked tree fit the device tool's 64 MiB:
+# the vendored modules go into one vendor.tar.xz (17 MB of files, under 1 MB
+# packed) and the Go toolchain loses GOROOT/src/cmd (the go command's own
+# sources; the prebuilt tools stay). setup.sh then unpacks vendor/ on the
+# device before it links it. Re-run it when go.mod changes. Usage, from the
+# repository root:
+#   bash tools/device/pack.sh
+set -euo pipefail
+cd "$(git rev-parse --show-toplevel)"
+bash ../shared/device/pack.sh
+dc=.devicecarry
+if [ -d "$dc/vendor" ]; then
+  tar -C "$dc" -cf - vendor | xz -T2 -6 >"$dc/vendor.tar.xz"
+  rm -rf "$dc/vendor"
+fi
+# grep reads the whole listing (not -q), so that tar never dies of SIGPIPE under pipefail.
+if tar -tJf "$dc/go.tar.xz" | grep '^[^/]*/src/cmd/' >/dev/null; then
+  tmp=$(mktemp -d)
+  tar -C "$tmp" -xJf "$dc/go.tar.xz"
+  rm -rf "$tmp"/*/src/cmd
+  tar -C "$tmp" -cf - "$(ls "$tmp")" | xz -T2 -6 >"$dc/go.tar.xz"
+  rm -rf "$tmp"
+fi
+unpack='[ -d "$_dc/vendor" ] || tar -C "$_dc" -xJf "$_dc/vendor.tar.xz"'
+if ! grep -qF "$unpack" "$dc/setup.sh"; then
+  awk -v line="$unpack" '/^ln -sfn "\$_dc\/vendor"/ { print line } { print }' "$dc/setup.sh" >"$dc/setup.sh.new"
+  mv -f "$dc/setup.sh.new" "$dc/setup.sh"
+fi
+grep -qF "$unpack" "$dc/setup.sh" || { echo "pack: setup.sh has no vendor link line to unpack before" >&2; exit 1; }
+echo "pack: $(du -sh "$dc" | cut -f1) in $dc, $(git ls-files -z | du -ch --files0-from=- | tail -1 | cut -f1) tracked" >&2
