@@ -471,6 +471,11 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		add(r)
 	}
 	var cands []candidate
+	// The instances timed by name that the engine chooses from, by
+	// accumulation (GEMM's picks accumulate as the family does, GEMMAcc's
+	// in fp16), and the engine's picks to judge against them.
+	timed := map[bool][]candidate{}
+	picks := map[bool]string{false: pick}
 	for _, jb := range jobs {
 		b.prog.item(sh.String() + " " + lay + " " + jb.label)
 		got, err := b.sample(ops.sets[0], fam.dt, jb.run)
@@ -491,6 +496,9 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 			r.VsRef, r.Ref = acc16T.Ms/r.Ms, fam.acc16Name
 		}
 		add(r)
+		if jb.engine && jb.acc16 {
+			picks[true] = strings.TrimSuffix(strings.TrimPrefix(jb.label, "engine_acc16("), ")")
+		}
 		if jb.engine {
 			// Short problems: the engine's choice and the reference
 			// replayed from a graph, without the host between launches.
@@ -514,11 +522,28 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 			// table ends at its best.
 			if in.Name == jb.name && !in.Reference {
 				cands = append(cands, candidate{Name: in.Name, Params: in.Spec, Ms: t.Ms})
+				timed[jb.acc16] = append(timed[jb.acc16], candidate{Name: in.Name, Ms: t.Ms})
 			}
 		}
 	}
 	rep.Ablation = append(rep.Ablation, ablate(fam.name, sh.String(), lay, cands)...)
+	for _, acc16 := range []bool{false, true} {
+		if name, ok := picks[acc16]; ok {
+			b.judge(rep, fam.name, sh.String(), lay, name, timed[acc16])
+		}
+	}
 	return nil
+}
+
+// judge records the engine's pick at a problem where judgePick can judge
+// it, and prints its line.
+func (b *bencher) judge(rep *Report, family, shape, layout, engine string, timed []candidate) {
+	p, ok := judgePick(family, shape, layout, engine, timed)
+	if !ok {
+		return
+	}
+	rep.Picks = append(rep.Picks, p)
+	b.printf("  %s %s %s %s\n", p.Family, p.Shape, p.Layout, pickLine(p))
 }
 
 // graphPair times the reference and a kernel replayed from CUDA graphs of

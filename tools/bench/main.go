@@ -42,9 +42,11 @@
 // Output: one line per row as it runs, then Markdown tables per family and
 // an ablation table (for the fastest instance of each problem, every
 // instance whose spec differs from it in exactly one parameter, with its
-// ratio to it: what each technique is worth). With a terminal on stderr (or
-// -progress) a progress line there says which section and kernel run, how
-// far the section is and about how long is left.
+// ratio to it: what each technique is worth) and, where every instance ran
+// at a problem, a dispatch table: the engine's pick against the fastest
+// instance timed there, with a summary per family. With a terminal on
+// stderr (or -progress) a progress line there says which section and
+// kernel run, how far the section is and about how long is left.
 //
 //	bench [-families sgemm,gf256,hgemv,hgemm] [-sizes 1024,2048,4096,8192]
 //	      [-shapes 4096x4096x4096,8192x128x8192] [-layouts nn,nt,tn,tt]

@@ -21,6 +21,7 @@ type Report struct {
 	MinSpanMs float64
 	Rows      []Row
 	Ablation  []Ablation `json:",omitempty"`
+	Picks     []Pick     `json:",omitempty"`
 }
 
 // DeviceReport says where the numbers come from: the device's properties,
@@ -108,6 +109,7 @@ func printTable(w io.Writer, rep Report) {
 	}
 	printLadder(w, rep.Rows)
 	printAblation(w, rep.Ablation)
+	printPicks(w, rep.Picks)
 }
 
 // vsRef is a row's "x ref" cell, naming the reference where it is not the

@@ -39,6 +39,8 @@ func sampleReport() Report {
 			{Family: "hgemm", Kernel: "hgemmh_nn_f16_b128x256x32_w64x64_s4", Shape: "1024x1024x1024", Layout: "nn", Method: "events", Launches: 12, Ms: 0.019, Rate: 105, Unit: "TFLOPS", VsRef: 0.74, Ref: "cublas_gemmex_acc16"},
 		},
 		Ablation: []Ablation{{Family: "sgemm", Shape: "4096x4096x4096", Layout: "nn", Best: "a", Param: "Stages", BestValue: "2", Value: "1", Kernel: "b", Ratio: 0.8}},
+		Picks: []Pick{{Family: "sgemm", Shape: "4096x4096x4096", Layout: "nn", Engine: "a", EngineMs: 2.5, Fastest: "b", FastestMs: 2, Ratio: 1.25, Timed: 3},
+			{Family: "gf256", Shape: "10+4 65536B", Engine: "c", EngineMs: 0.004, Fastest: "c", FastestMs: 0.004, Ratio: 1, Timed: 2}},
 	}
 }
 
