@@ -543,7 +543,7 @@ func (b *bencher) judge(rep *Report, family, shape, layout, engine string, timed
 		return
 	}
 	rep.Picks = append(rep.Picks, p)
-	b.printf("  %s %s %s %s\n", p.Family, p.Shape, p.Layout, pickLine(p))
+	b.printf("  %s\n", pickLine(p))
 }
 
 // graphPair times the reference and a kernel replayed from CUDA graphs of

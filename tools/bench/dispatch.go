@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Pick is the engine's choice at one problem where the instances it
@@ -49,12 +51,20 @@ func judgePick(family, shape, layout, engine string, timed []candidate) (Pick, b
 	return p, true
 }
 
-// pickLine is the line the bench prints after a problem's rows.
+// problem names a pick's problem: family, shape and layout, where it has one.
+func (p Pick) problem() string {
+	return strings.Join(slices.DeleteFunc([]string{p.Family, p.Shape, p.Layout}, func(s string) bool { return s == "" }), " ")
+}
+
+// pickLine is the line the bench prints after a problem's rows. It names
+// the pick: a problem may have two (HGEMM's, accumulating in fp32 and in
+// fp16, each against its own instances).
 func pickLine(p Pick) string {
 	if p.Engine == p.Fastest {
-		return fmt.Sprintf("dispatch: the engine's pick is the fastest of %d instances timed", p.Timed)
+		return fmt.Sprintf("%s dispatch: the engine's pick %s is the fastest of %d instances timed", p.problem(), p.Engine, p.Timed)
 	}
-	return fmt.Sprintf("dispatch: the engine's pick %s ran %.3fx the fastest of %d instances timed, %s", p.Engine, p.Ratio, p.Timed, p.Fastest)
+	return fmt.Sprintf("%s dispatch: the engine's pick %s ran %.3fx the fastest of %d instances timed, %s",
+		p.problem(), p.Engine, p.Ratio, p.Timed, p.Fastest)
 }
 
 // pickSummary is how the engine's picks did over a run: problems judged,
@@ -104,7 +114,7 @@ func printPicks(w io.Writer, picks []Pick) {
 	}
 	for _, f := range order {
 		s := summarizePicks(byFamily[f])
-		fmt.Fprintf(w, "%s: the pick within %.0f%% of the fastest at %d of %d problems; %.3fx by geometric mean; worst %.3fx at %s %s\n",
-			f, 100*tuneTolerance, s.within, s.n, s.geoMean, s.worst.Ratio, s.worst.Shape, s.worst.Layout)
+		fmt.Fprintf(w, "%s: the pick within %.0f%% of the fastest at %d of %d problems; %.3fx by geometric mean; worst %.3fx at %s\n",
+			f, 100*tuneTolerance, s.within, s.n, s.geoMean, s.worst.Ratio, strings.TrimPrefix(s.worst.problem(), f+" "))
 	}
 }

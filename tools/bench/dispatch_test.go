@@ -18,12 +18,15 @@ func TestJudgePickAgainstTheFastestTimed(t *testing.T) {
 	assert.InDelta(t, 1.0, p.FastestMs, 0)
 	assert.InDelta(t, 1.2, p.Ratio, 1e-12)
 	assert.Equal(t, 3, p.Timed)
-	assert.Equal(t, "dispatch: the engine's pick a ran 1.200x the fastest of 3 instances timed, b", pickLine(p))
+	assert.Equal(t, "sgemm 886x886x886 tn dispatch: the engine's pick a ran 1.200x the fastest of 3 instances timed, b", pickLine(p))
 
 	p, ok = judgePick("sgemm", "886x886x886", "tn", "b", timed)
 	require.True(t, ok)
 	assert.InDelta(t, 1.0, p.Ratio, 0)
-	assert.Equal(t, "dispatch: the engine's pick is the fastest of 3 instances timed", pickLine(p))
+	assert.Equal(t, "sgemm 886x886x886 tn dispatch: the engine's pick b is the fastest of 3 instances timed", pickLine(p))
+	p, ok = judgePick("gf256", "10+4 65536B", "", "b", timed)
+	require.True(t, ok)
+	assert.Equal(t, "gf256 10+4 65536B dispatch: the engine's pick b is the fastest of 3 instances timed", pickLine(p), "no layout, no gap")
 
 	// Nothing to judge: the pick not timed (-filter), or timed alone.
 	_, ok = judgePick("sgemm", "s", "nn", "z", timed)
@@ -58,7 +61,7 @@ func TestPrintPicksTableAndSummaryPerFamily(t *testing.T) {
 	assert.Contains(t, out, "| sgemm | 4096x4096x4096 | nn | a | 2.5000 | b | 2.0000 | 1.250 | 3 |")
 	assert.Contains(t, out, "| gf256 | 10+4 65536B |  | c | 0.0040 | c | 0.0040 | 1.000 | 2 |")
 	assert.Contains(t, out, "sgemm: the pick within 5% of the fastest at 0 of 1 problems; 1.250x by geometric mean; worst 1.250x at 4096x4096x4096 nn")
-	assert.Contains(t, out, "gf256: the pick within 5% of the fastest at 1 of 1 problems; 1.000x by geometric mean; worst 1.000x at 10+4 65536B")
+	assert.Contains(t, out, "gf256: the pick within 5% of the fastest at 1 of 1 problems; 1.000x by geometric mean; worst 1.000x at 10+4 65536B\n")
 }
 
 func TestPicksInTheJSON(t *testing.T) {
