@@ -428,13 +428,14 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	add(row(fam.refName+"_"+lay, refT, 0))
 	// The engine's choice, the engine's choice accumulating in fp16 where
 	// the family has such instances for the layout (GEMMAcc), and every
-	// instance by name. acc16 marks the jobs that accumulate in fp16.
+	// instance by name. acc16 marks the jobs that accumulate in fp16;
+	// picked is the instance an engine's choice runs (none for the rule's).
 	type job struct {
-		label, name, ladder string
-		engine, acc16       bool
-		run                 func(s *cuda.Stream, set operandSet) error
+		label, name, ladder, picked string
+		engine, acc16               bool
+		run                         func(s *cuda.Stream, set operandSet) error
 	}
-	jobs := []job{{label: "engine(" + pick + ")", engine: true, run: func(s *cuda.Stream, x operandSet) error {
+	jobs := []job{{label: "engine(" + pick + ")", picked: pick, engine: true, run: func(s *cuda.Stream, x operandSet) error {
 		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
 	}}}
 	if b.cfg.rule && choice.Source == gemm.Table && choice.Heuristic != choice.Name {
@@ -447,7 +448,7 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	}
 	if fam.acc16 != nil {
 		if c16, err := b.eng.PickAcc(fam.dt, gemm.F16, order[0], order[1], sh.M, sh.N, sh.K); err == nil {
-			jobs = append(jobs, job{label: "engine_acc16(" + c16.Name + ")", engine: true, acc16: true,
+			jobs = append(jobs, job{label: "engine_acc16(" + c16.Name + ")", picked: c16.Name, engine: true, acc16: true,
 				run: func(s *cuda.Stream, x operandSet) error {
 					return b.eng.GEMMAcc(fam.dt, gemm.F16, s, 1, x.a, x.b, 0, x.c)
 				}})
@@ -473,9 +474,8 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	var cands []candidate
 	// The instances timed by name that the engine chooses from, by
 	// accumulation (GEMM's picks accumulate as the family does, GEMMAcc's
-	// in fp16), and the engine's picks to judge against them.
+	// in fp16), to judge the engine's picks against.
 	timed := map[bool][]candidate{}
-	picks := map[bool]string{false: pick}
 	for _, jb := range jobs {
 		b.prog.item(sh.String() + " " + lay + " " + jb.label)
 		got, err := b.sample(ops.sets[0], fam.dt, jb.run)
@@ -496,9 +496,6 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 			r.VsRef, r.Ref = acc16T.Ms/r.Ms, fam.acc16Name
 		}
 		add(r)
-		if jb.engine && jb.acc16 {
-			picks[true] = strings.TrimSuffix(strings.TrimPrefix(jb.label, "engine_acc16("), ")")
-		}
 		if jb.engine {
 			// Short problems: the engine's choice and the reference
 			// replayed from a graph, without the host between launches.
@@ -527,9 +524,9 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 		}
 	}
 	rep.Ablation = append(rep.Ablation, ablate(fam.name, sh.String(), lay, cands)...)
-	for _, acc16 := range []bool{false, true} {
-		if name, ok := picks[acc16]; ok {
-			b.judge(rep, fam.name, sh.String(), lay, name, timed[acc16])
+	for _, jb := range jobs {
+		if jb.picked != "" {
+			b.judge(rep, fam.name, sh.String(), lay, jb.picked, timed[jb.acc16])
 		}
 	}
 	return nil
