@@ -297,6 +297,13 @@ var sgemmTimes = []struct {
 	// times the picks run 0.3-2.5% faster by geometric mean between the grid
 	// shapes (221^3 nn 1.48x, nt 1.32x; 4870x156x1722 nn 0.97x the worst).
 	{"../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz", 1.22, 1.50, 23, 27, true},
+	// Between: 1.094x nn (2289^3), 1.147x nt (7934x1157x140), 1.166x tn
+	// (156^3), 1.079x tt (2289^3); 3, 4, 10, 5 over 5% of 41 each (22);
+	// leave-one-out: 1.217, 1.174, 1.369, 1.250 (6, 4, 9, 10 of 48). The
+	// H200's session 55 table, the committed nvidia-h200.yaml: the 32x128x16
+	// tile split to fill the GPU (new) measured alone (seed 25) and merged
+	// with session 53's times of the others.
+	{"../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz", 1.22, 1.50, 23, 30, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan
@@ -539,16 +546,43 @@ func TestRaggedGridOnItsTimes(t *testing.T) {
 	assert.Less(t, tallies[1].geoMean(), tallies[0].geoMean())
 }
 
-// freshDispatch is a bench run on an H200 (tools/device/gpu-dispatch.sh,
-// session 54) of every SGEMM instance by name beside the engine's choice
-// at 40 shapes that no tune measured, in every layout: 24 with dimensions
-// drawn log-uniformly from 128 to 8192 (none of them aligned) and 16 of
-// them rounded to multiples of 64, each at most 2^36 flops. The engine then
-// dispatched by the committed table of session 53 (its times:
-// sessionFiftyThree).
+// freshShapes are bench runs on an H200 (tools/device/gpu-dispatch.sh) of
+// every SGEMM instance by name beside the engine's choice at 40 shapes that
+// no tune measured, in every layout: 24 with dimensions drawn
+// log-uniformly from 128 to 8192 (none of them aligned) and 16 of them
+// rounded to multiples of 64, each at most 2^36 flops (Python's
+// random.Random(seed)); each with the table the engine then dispatched by
+// (its raw times) and what that table scores there (TestTableOnFreshShapes).
+var freshShapes = []struct {
+	run, table string
+	seed       int
+	// The bounds: the problems over 5% of the fastest and the worst pick.
+	maxOver  int
+	maxWorst float64
+}{
+	// Session 54: session 53's table picks within 5% at 130 of 160 (over
+	// 5%: 19 of the 96 not aligned, 11 of the 64 aligned). The worst, 1.844x
+	// at tn 135x387x332, is a problem as fast as the launches are issued:
+	// its pick ran 0.0107 ms as the engine's row and 0.0203 ms by name in
+	// the same run. Of the 119 problems whose fastest instance takes 0.02 ms
+	// or more, 17 are over 5%, the worst 1.400x (tn 4688x1415x192: the
+	// 128x128 tile that splits its tail, predicted 0.076 ms, ran 0.106; the
+	// fastest, the 64x64x16 tile split to fill, 0.075).
+	{"../../bench/results/h200-2026-11-30-session54-call1-dispatch.json.gz", sessionFiftyThree, 54, 30, 1.845},
+	// Session 55, the 32x128x16 tile new: session 55's table picks within
+	// 5% at 136 of 160, 1.019x by geometric mean, the worst 1.162x (tn
+	// 186x6672x239); session 53's would have picked within 5% at 138
+	// (1.018x), and its picks run as fast by geometric mean (the new
+	// table's 0.999x): the new tile is the fastest at 6 of these problems
+	// and picked at 9, where it runs 0.94-1.03x as fast as the pick before.
+	// Its gains are at C of 129 to 192 rows with N and K in the thousands,
+	// which these random shapes miss (h200-2026-11-30-session55.md).
+	{"../../bench/results/h200-2026-11-30-session55-callB-dispatch.json.gz", sessionFiftyFive, 55, 24, 1.163},
+}
+
 const (
-	freshDispatch      = "../../bench/results/h200-2026-11-30-session54-call1-dispatch.json.gz"
 	sessionFiftyThree  = "../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz"
+	sessionFiftyFive   = "../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz"
 	freshShapesPerGrid = 40
 )
 
@@ -594,45 +628,43 @@ func benchPoints(t *testing.T, path string) ([]RawPoint, map[string]string) {
 	return pts, picks
 }
 
-// TestTableOnFreshShapes replays the committed H200 table on the shapes of
-// freshDispatch. The timing model was refined from session 24 to 53
-// against the same shapes between the grid's (their midpoints, and random
-// ones of seed 25), where session 53's table picks within 5% of the fastest
-// at 141 of 164. These shapes are out of its sample: 130 of 160 (over 5%:
-// 19 of the 96 not aligned, 11 of the 64 aligned). The worst, 1.844x at tn
-// 135x387x332, is a problem as fast as the launches are issued: its pick
-// ran 0.0107 ms as the engine's row and 0.0203 ms by name in the same run.
-// Of the 119 problems whose fastest instance takes 0.02 ms or more, 17 are
-// over 5%, the worst 1.400x (tn 4688x1415x192: the 128x128 tile that splits
-// its tail, predicted 0.076 ms, ran 0.106; the fastest, the 64x64x16 tile
-// split to fill, 0.075). The bounds are those, so that a change that makes
-// them worse fails here. With the model of session 54 the replay picked
-// what the engine had picked on the GPU at all 160 (what the tuner
-// evaluates is what the engine runs); it logs how many it still does.
+// TestTableOnFreshShapes replays each of freshShapes' tables on its run's
+// times. The timing model was refined from session 24 to 53 against the
+// same shapes between the grid's (their midpoints, and random ones of seed
+// 25), where session 53's table picks within 5% of the fastest at 141 of
+// 164; these shapes are out of its sample. The bounds are what each table
+// scores, so that a change to the model that makes them worse fails here.
+// With the model of session 54 the replay picked what the engine had
+// picked on the GPU at every problem (what the tuner evaluates is what the
+// engine runs); it logs how many it still does.
 func TestTableOnFreshShapes(t *testing.T) {
-	table := loadRaw(t, sessionFiftyThree)
-	fresh, picked := benchPoints(t, freshDispatch)
-	var all tally
-	same := 0
-	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		pr := layoutPredictor(table, l)
-		var one tally
-		for _, p := range fresh {
-			if p.Layout != l {
-				continue
+	for _, f := range freshShapes {
+		t.Run(fmt.Sprintf("seed%d", f.seed), func(t *testing.T) {
+			table := loadRaw(t, f.table)
+			fresh, picked := benchPoints(t, f.run)
+			var all tally
+			same := 0
+			for _, l := range []string{"nn", "nt", "tn", "tt"} {
+				pr := layoutPredictor(table, l)
+				var one tally
+				for _, p := range fresh {
+					if p.Layout != l {
+						continue
+					}
+					name, _, ok := pr.Predict(p.M, p.N, p.K)
+					require.True(t, ok)
+					if picked[fmt.Sprintf("%s %dx%dx%d", l, p.M, p.N, p.K)] == name {
+						same++
+					}
+					one.add(p, name)
+					all.add(p, name)
+				}
+				require.Equal(t, freshShapesPerGrid, one.n, l)
+				t.Logf("%s: %v, %.4f by geometric mean", l, one, one.geoMean())
 			}
-			name, _, ok := pr.Predict(p.M, p.N, p.K)
-			require.True(t, ok)
-			if picked[fmt.Sprintf("%s %dx%dx%d", l, p.M, p.N, p.K)] == name {
-				same++
-			}
-			one.add(p, name)
-			all.add(p, name)
-		}
-		require.Equal(t, freshShapesPerGrid, one.n, l)
-		t.Logf("%s: %v, %.4f by geometric mean", l, one, one.geoMean())
+			t.Logf("every layout: %v, %.4f by geometric mean; the engine's pick on the GPU at %d", all, all.geoMean(), same)
+			assert.LessOrEqual(t, all.over, f.maxOver)
+			assert.LessOrEqual(t, all.worst, f.maxWorst)
+		})
 	}
-	t.Logf("every layout: %v, %.4f by geometric mean; the engine's pick on the GPU at %d", all, all.geoMean(), same)
-	assert.LessOrEqual(t, all.over, 30)
-	assert.LessOrEqual(t, all.worst, 1.845)
 }

@@ -159,6 +159,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -192,6 +193,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -222,6 +224,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -255,6 +258,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -396,6 +400,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -429,6 +434,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -459,6 +465,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -492,6 +499,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -633,6 +641,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -666,6 +675,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -696,6 +706,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -729,6 +740,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -882,6 +894,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -915,6 +928,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -945,6 +959,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -978,6 +993,7 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \

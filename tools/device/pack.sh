@@ -2,8 +2,9 @@
 # Packs .devicecarry/ for the device machine (../shared/device/pack.sh), then
 # shrinks it so that it and the tracked tree fit the device tool's 64 MiB:
 # the vendored modules go into one vendor.tar.xz (17 MB of files, under 1 MB
-# packed) and the Go toolchain loses GOROOT/src/cmd (the go command's own
-# sources; the prebuilt tools stay). setup.sh then unpacks vendor/ on the
+# packed) and the Go toolchain loses what no device build runs: GOROOT/src/cmd
+# (the go command's own sources; the prebuilt tools stay), gofmt, and the
+# cover and preprofile tools (-cover and PGO builds). setup.sh then unpacks vendor/ on the
 # device before it links it. Re-run it when go.mod changes. Usage, from the
 # repository root:
 #   bash tools/device/pack.sh
@@ -16,10 +17,11 @@ if [ -d "$dc/vendor" ]; then
   rm -rf "$dc/vendor"
 fi
 # grep reads the whole listing (not -q), so that tar never dies of SIGPIPE under pipefail.
-if tar -tJf "$dc/go.tar.xz" | grep '^[^/]*/src/cmd/' >/dev/null; then
+unused='^[^/]*/(src/cmd/|bin/gofmt$|pkg/tool/[^/]*/(cover|preprofile)$)'
+if tar -tJf "$dc/go.tar.xz" | grep -E "$unused" >/dev/null; then
   tmp=$(mktemp -d)
   tar -C "$tmp" -xJf "$dc/go.tar.xz"
-  rm -rf "$tmp"/*/src/cmd
+  rm -rf "$tmp"/*/src/cmd "$tmp"/*/bin/gofmt "$tmp"/*/pkg/tool/*/cover "$tmp"/*/pkg/tool/*/preprofile
   tar -C "$tmp" -cf - "$(ls "$tmp")" | xz -T2 -6 >"$dc/go.tar.xz"
   rm -rf "$tmp"
 fi

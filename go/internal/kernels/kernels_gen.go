@@ -1835,6 +1835,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -2495,6 +2515,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -3095,6 +3135,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26112},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -3755,6 +3815,26 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -6897,6 +6977,22 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7425,6 +7521,22 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7903,6 +8015,22 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm80(p *GEMMParams) int {
@@ -8431,6 +8559,22 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(p *GEMMParams) int {
 
 func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
