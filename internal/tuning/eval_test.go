@@ -547,15 +547,17 @@ func TestRaggedGridOnItsTimes(t *testing.T) {
 }
 
 // freshShapes are bench runs on an H200 (tools/device/gpu-dispatch.sh) of
-// every SGEMM instance by name beside the engine's choice at 40 shapes that
-// no tune measured, in every layout: 24 with dimensions drawn
-// log-uniformly from 128 to 8192 (none of them aligned) and 16 of them
-// rounded to multiples of 64, each at most 2^36 flops (Python's
-// random.Random(seed)); each with the table the engine then dispatched by
-// (its raw times) and what that table scores there (TestTableOnFreshShapes).
+// every SGEMM instance by name beside the engine's choice at shapes that no
+// tune measured, in every layout, drawn by Python's random.Random(seed):
+// unless said, 40 shapes, 24 with dimensions drawn log-uniformly from 128
+// to 8192 (none of them aligned) and 16 of them rounded to multiples of 64,
+// each at most 2^36 flops. Each with the table the engine then dispatched
+// by (its raw times) and what that table scores there
+// (TestTableOnFreshShapes).
 var freshShapes = []struct {
 	run, table string
 	seed       int
+	shapes     int // per layout
 	// The bounds: the problems over 5% of the fastest and the worst pick.
 	maxOver  int
 	maxWorst float64
@@ -568,7 +570,7 @@ var freshShapes = []struct {
 	// or more, 17 are over 5%, the worst 1.400x (tn 4688x1415x192: the
 	// 128x128 tile that splits its tail, predicted 0.076 ms, ran 0.106; the
 	// fastest, the 64x64x16 tile split to fill, 0.075).
-	{"../../bench/results/h200-2026-11-30-session54-call1-dispatch.json.gz", sessionFiftyThree, 54, 30, 1.845},
+	{"../../bench/results/h200-2026-11-30-session54-call1-dispatch.json.gz", sessionFiftyThree, 54, 40, 30, 1.845},
 	// Session 55, the 32x128x16 tile new: session 55's table picks within
 	// 5% at 136 of 160, 1.019x by geometric mean, the worst 1.162x (tn
 	// 186x6672x239); session 53's would have picked within 5% at 138
@@ -577,13 +579,20 @@ var freshShapes = []struct {
 	// and picked at 9, where it runs 0.94-1.03x as fast as the pick before.
 	// Its gains are at C of 129 to 192 rows with N and K in the thousands,
 	// which these random shapes miss (h200-2026-11-30-session55.md).
-	{"../../bench/results/h200-2026-11-30-session55-callB-dispatch.json.gz", sessionFiftyFive, 55, 24, 1.163},
+	{"../../bench/results/h200-2026-11-30-session55-callB-dispatch.json.gz", sessionFiftyFive, 55, 40, 24, 1.163},
+	// Session 55, the shapes the new tile is for: 24 with M log-uniform in
+	// 129-256, N and K in 512-8192 (seed 5500), at most 2^36 flops. The
+	// table picks within 5% at 84 of 96, 1.016x by geometric mean, the worst
+	// 1.194x (tt 160x6243x978); session 53's would have at 71 (1.041x; the
+	// worst 1.345x, nn 143x3812x3692). This table's picks run 1.043, 1.009,
+	// 1.031 and 1.014x as fast as session 53's by geometric mean (nn, nt,
+	// tn, tt), from 0.90x (tn 202x731x4205) to 1.35x (nn 143x3812x3692).
+	{"../../bench/results/h200-2026-11-30-session55-callC-dispatch.json.gz", sessionFiftyFive, 5500, 24, 12, 1.195},
 }
 
 const (
-	sessionFiftyThree  = "../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz"
-	sessionFiftyFive   = "../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz"
-	freshShapesPerGrid = 40
+	sessionFiftyThree = "../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz"
+	sessionFiftyFive  = "../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz"
 )
 
 // benchPoints reads a bench -json report's GEMM rows as raw points: each
@@ -659,7 +668,7 @@ func TestTableOnFreshShapes(t *testing.T) {
 					one.add(p, name)
 					all.add(p, name)
 				}
-				require.Equal(t, freshShapesPerGrid, one.n, l)
+				require.Equal(t, f.shapes, one.n, l)
 				t.Logf("%s: %v, %.4f by geometric mean", l, one, one.geoMean())
 			}
 			t.Logf("every layout: %v, %.4f by geometric mean; the engine's pick on the GPU at %d", all, all.geoMean(), same)
