@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 )
 
 // Change is one row of this run matched with the same row of an earlier one.
@@ -28,14 +29,34 @@ func (r noiseRule) regressed(oldMs, oldNoise, newMs, newNoise float64) bool {
 	return slower > r.K*max(oldNoise, newNoise) && slower > r.MinPct/100*oldMs
 }
 
+// refsByProblem indexes rows' references by the problem they were timed
+// at (family, op, shape, layout, method), so that each row finds its own
+// (yardstick) without a pass over every row.
+type refsByProblem map[string][]Row
+
+// problemKey is the key of r's problem in refsByProblem.
+func (r Row) problemKey() string {
+	return strings.Join([]string{r.Family, r.Op, r.Shape, r.Layout, r.Method}, "|")
+}
+
+func indexRefs(rows []Row) refsByProblem {
+	refs := refsByProblem{}
+	for _, q := range rows {
+		if q.isRef() {
+			refs[q.problemKey()] = append(refs[q.problemKey()], q)
+		}
+	}
+	return refs
+}
+
 // yardstick is the time of what r is measured against in its own run that
 // ran on the same GPU: the reference's (cuBLAS) at the same problem and
 // method, or, where the family's reference runs on the CPU (GF(2^8)'s
 // klauspost), the copy floor from the GPU's measured copy bandwidth. Its
-// noise is the reference row's, found among rows by its time (0 for the
-// floor, one measurement). ok is false for the references themselves and
-// rows without one.
-func (r Row) yardstick(rows []Row) (ms, noise float64, ok bool) {
+// noise is the reference row's, found among refs (the run's references) by
+// its time (0 for the floor, one measurement). ok is false for the
+// references themselves and rows without one.
+func (r Row) yardstick(refs refsByProblem) (ms, noise float64, ok bool) {
 	if r.isRef() || !(r.Ms > 0) {
 		return 0, 0, false
 	}
@@ -46,9 +67,8 @@ func (r Row) yardstick(rows []Row) (ms, noise float64, ok bool) {
 		return 0, 0, false
 	}
 	ms = r.VsRef * r.Ms
-	for _, q := range rows {
-		if q.isRef() && q.Family == r.Family && q.Op == r.Op && q.Shape == r.Shape && q.Layout == r.Layout &&
-			q.Method == r.Method && math.Abs(q.Ms-ms) <= 1e-9*ms {
+	for _, q := range refs[r.problemKey()] {
+		if math.Abs(q.Ms-ms) <= 1e-9*ms {
 			return ms, q.NoiseMs, true
 		}
 	}
@@ -71,6 +91,7 @@ func compareRows(old, cur []Row, rule noiseRule) []Change {
 	for _, r := range old {
 		prev[r.key()] = r
 	}
+	oldRefs, curRefs := indexRefs(old), indexRefs(cur)
 	var out []Change
 	for _, r := range cur {
 		p, ok := prev[r.key()]
@@ -80,8 +101,8 @@ func compareRows(old, cur []Row, rule noiseRule) []Change {
 		c := Change{Row: r, OldMs: p.Ms, Speedup: p.Ms / r.Ms}
 		if !r.isRef() {
 			c.Regression = rule.regressed(p.Ms, p.NoiseMs, r.Ms, r.NoiseMs)
-			oy, on, ook := p.yardstick(old)
-			ny, nn, nok := r.yardstick(cur)
+			oy, on, ook := p.yardstick(oldRefs)
+			ny, nn, nok := r.yardstick(curRefs)
 			if ook && nok {
 				// Each time over its yardstick, with the two noises
 				// added relatively.
