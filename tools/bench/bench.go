@@ -324,12 +324,27 @@ func gemmExF16(b *bencher, acc16 bool) func(s *cuda.Stream, set operandSet) erro
 // other instance there too, so that the ladder ends at kgen's best. That
 // problem is added when -sizes and -layouts lack it.
 func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
-	probs := len(b.cfg.shapes) * len(b.cfg.layouts)
 	ladder, extra := b.ladderProblem(fam)
-	if extra {
-		probs++
+	// Each problem's expected time, for the progress line: every timing
+	// spans at least -min-span-ms, and a launch takes at least its flops
+	// at the GPU's peak.
+	var work []float64
+	weigh := func(sh shape) {
+		ms := b.minSpanMs
+		if peak := fam.peak(rep.Device); peak > 0 {
+			ms = max(ms, sh.flops()/peak/1e9)
+		}
+		work = append(work, max(ms, 1e-3))
 	}
-	b.prog.section(fam.name, probs)
+	for _, sh := range b.cfg.shapes {
+		for range b.cfg.layouts {
+			weigh(sh)
+		}
+	}
+	if extra {
+		weigh(*ladder)
+	}
+	b.prog.sectionWork(fam.name, work)
 	run := func(sh shape, order [2]gemm.Order) error {
 		if err := b.gemmProblem(fam, sh, order, ladder != nil && sh == *ladder && order == nn, rep); err != nil {
 			return fmt.Errorf("%s %s %s: %w", fam.name, sh, layoutName(order), err)

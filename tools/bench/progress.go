@@ -16,19 +16,50 @@ type progress struct {
 	now         func() time.Time
 	name        string
 	done, total int
-	started     time.Time
-	what        string
-	shown       bool
+	// work is each step's expected share of the section's time, where
+	// steps differ (sectionWork); nil counts every step alike.
+	work    []float64
+	started time.Time
+	what    string
+	shown   bool
 }
 
 func newProgress(w io.Writer, on bool) *progress {
 	return &progress{w: w, on: on, now: time.Now}
 }
 
-// section starts a section of total steps.
+// section starts a section of total steps, each expected to take as long.
 func (p *progress) section(name string, total int) {
-	p.name, p.done, p.total, p.started, p.what = name, 0, total, p.now(), ""
+	p.name, p.done, p.total, p.work, p.started, p.what = name, 0, total, nil, p.now(), ""
 	p.redraw()
+}
+
+// sectionWork starts a section of len(work) steps, step i expected to take
+// work[i] (in any unit), so that the time left follows the work left.
+func (p *progress) sectionWork(name string, work []float64) {
+	p.name, p.done, p.total, p.work, p.started, p.what = name, 0, len(work), work, p.now(), ""
+	p.redraw()
+}
+
+// fraction is the share of the section's work done.
+func (p *progress) fraction() float64 {
+	if p.total <= 0 {
+		return 0
+	}
+	if p.work == nil {
+		return float64(p.done) / float64(p.total)
+	}
+	var done, all float64
+	for i, w := range p.work {
+		all += w
+		if i < p.done {
+			done += w
+		}
+	}
+	if !(all > 0) {
+		return float64(p.done) / float64(p.total)
+	}
+	return done / all
 }
 
 // item names what runs now.
@@ -56,20 +87,18 @@ func (p *progress) redraw() {
 	if p == nil || !p.on || p.name == "" {
 		return
 	}
-	fmt.Fprint(p.w, "\r\033[K"+formatProgress(p.name, p.what, p.done, p.total, p.now().Sub(p.started)))
+	fmt.Fprint(p.w, "\r\033[K"+formatProgress(p.name, p.what, p.done, p.total, p.fraction(), p.now().Sub(p.started)))
 	p.shown = true
 }
 
-// formatProgress is the progress line: section, steps done of total,
-// percent, what runs, and the time left if the steps so far are typical.
-func formatProgress(section, what string, done, total int, elapsed time.Duration) string {
-	pct := 0
-	if total > 0 {
-		pct = 100 * done / total
-	}
+// formatProgress is the progress line: section, steps done of total, the
+// percent of the section's work done (frac), what runs, and the time left
+// if the work so far ran at the section's pace.
+func formatProgress(section, what string, done, total int, frac float64, elapsed time.Duration) string {
+	pct := int(100 * frac)
 	left := "time left unknown"
-	if done > 0 && total >= done {
-		rem := time.Duration(float64(elapsed) / float64(done) * float64(total-done))
+	if done > 0 && total >= done && frac > 0 && frac <= 1 {
+		rem := time.Duration(float64(elapsed) * (1 - frac) / frac)
 		left = "about " + rem.Round(time.Second).String() + " left"
 	}
 	line := fmt.Sprintf("[%s %d/%d %d%%] %s, %s", section, done, total, pct, elapsed.Round(time.Second), left)

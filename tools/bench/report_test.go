@@ -306,10 +306,10 @@ func TestMedianIQR(t *testing.T) {
 }
 
 func TestFormatProgress(t *testing.T) {
-	line := formatProgress("sgemm", "4096x4096x4096 nn sgemm_x", 3, 12, 30*time.Second)
+	line := formatProgress("sgemm", "4096x4096x4096 nn sgemm_x", 3, 12, 0.25, 30*time.Second)
 	assert.Equal(t, "[sgemm 3/12 25%] 30s, about 1m30s left: 4096x4096x4096 nn sgemm_x", line)
-	assert.Equal(t, "[gf256 0/8 0%] 0s, time left unknown", formatProgress("gf256", "", 0, 8, 0))
-	long := formatProgress("hgemv", strings.Repeat("k", 300), 1, 2, time.Second)
+	assert.Equal(t, "[gf256 0/8 0%] 0s, time left unknown", formatProgress("gf256", "", 0, 8, 0, 0))
+	long := formatProgress("hgemv", strings.Repeat("k", 300), 1, 2, 0.5, time.Second)
 	assert.Len(t, long, 160)
 	assert.True(t, strings.HasSuffix(long, "..."))
 
@@ -327,6 +327,17 @@ func TestFormatProgress(t *testing.T) {
 	p.step()
 	p.clear()
 	assert.Equal(t, "\r\033[K[sgemm 0/2 0%] 0s, time left unknown\r\033[K[sgemm 1/2 50%] 10s, about 10s left\r\033[K", buf.String())
+
+	// Steps of unequal work: the time left follows the work left.
+	buf.Reset()
+	p.sectionWork("sgemm", []float64{1, 1, 8})
+	now = now.Add(5 * time.Second)
+	p.step()
+	now = now.Add(5 * time.Second)
+	p.step()
+	p.clear()
+	assert.Equal(t, "\r\033[K[sgemm 0/3 0%] 0s, time left unknown\r\033[K[sgemm 1/3 10%] 5s, about 45s left"+
+		"\r\033[K[sgemm 2/3 20%] 10s, about 40s left\r\033[K", buf.String())
 }
 
 func TestAblateKeepsOneParameterNeighbours(t *testing.T) {
