@@ -325,42 +325,36 @@ func gemmExF16(b *bencher, acc16 bool) func(s *cuda.Stream, set operandSet) erro
 // problem is added when -sizes and -layouts lack it.
 func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
 	ladder, extra := b.ladderProblem(fam)
+	type problem struct {
+		sh    shape
+		order [2]gemm.Order
+	}
+	var probs []problem
+	for _, sh := range b.cfg.shapes {
+		for _, order := range b.cfg.layouts {
+			probs = append(probs, problem{sh, order})
+		}
+	}
+	if extra {
+		probs = append(probs, problem{*ladder, nn})
+	}
 	// Each problem's expected time, for the progress line: every timing
 	// spans at least -min-span-ms, and a launch takes at least its flops
 	// at the GPU's peak.
-	var work []float64
-	weigh := func(sh shape) {
+	work := make([]float64, len(probs))
+	for i, p := range probs {
 		ms := b.minSpanMs
 		if peak := fam.peak(rep.Device); peak > 0 {
-			ms = max(ms, sh.flops()/peak/1e9)
+			ms = max(ms, p.sh.flops()/peak/1e9)
 		}
-		work = append(work, max(ms, 1e-3))
-	}
-	for _, sh := range b.cfg.shapes {
-		for range b.cfg.layouts {
-			weigh(sh)
-		}
-	}
-	if extra {
-		weigh(*ladder)
+		work[i] = max(ms, 1e-3)
 	}
 	b.prog.sectionWork(fam.name, work)
-	run := func(sh shape, order [2]gemm.Order) error {
-		if err := b.gemmProblem(fam, sh, order, ladder != nil && sh == *ladder && order == nn, rep); err != nil {
-			return fmt.Errorf("%s %s %s: %w", fam.name, sh, layoutName(order), err)
+	for _, p := range probs {
+		if err := b.gemmProblem(fam, p.sh, p.order, ladder != nil && p.sh == *ladder && p.order == nn, rep); err != nil {
+			return fmt.Errorf("%s %s %s: %w", fam.name, p.sh, layoutName(p.order), err)
 		}
 		b.prog.step()
-		return nil
-	}
-	for _, sh := range b.cfg.shapes {
-		for _, order := range b.cfg.layouts {
-			if err := run(sh, order); err != nil {
-				return err
-			}
-		}
-	}
-	if extra {
-		return run(*ladder, nn)
 	}
 	return nil
 }

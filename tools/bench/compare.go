@@ -39,6 +39,7 @@ func (r Row) problemKey() string {
 	return strings.Join([]string{r.Family, r.Op, r.Shape, r.Layout, r.Method}, "|")
 }
 
+// indexRefs is rows' references by problem.
 func indexRefs(rows []Row) refsByProblem {
 	refs := refsByProblem{}
 	for _, q := range rows {

@@ -16,8 +16,7 @@ type progress struct {
 	now         func() time.Time
 	name        string
 	done, total int
-	// work is each step's expected share of the section's time, where
-	// steps differ (sectionWork); nil counts every step alike.
+	// work is each step's expected share of the section's time.
 	work    []float64
 	started time.Time
 	what    string
@@ -30,8 +29,11 @@ func newProgress(w io.Writer, on bool) *progress {
 
 // section starts a section of total steps, each expected to take as long.
 func (p *progress) section(name string, total int) {
-	p.name, p.done, p.total, p.work, p.started, p.what = name, 0, total, nil, p.now(), ""
-	p.redraw()
+	work := make([]float64, total)
+	for i := range work {
+		work[i] = 1
+	}
+	p.sectionWork(name, work)
 }
 
 // sectionWork starts a section of len(work) steps, step i expected to take
@@ -43,12 +45,6 @@ func (p *progress) sectionWork(name string, work []float64) {
 
 // fraction is the share of the section's work done.
 func (p *progress) fraction() float64 {
-	if p.total <= 0 {
-		return 0
-	}
-	if p.work == nil {
-		return float64(p.done) / float64(p.total)
-	}
 	var done, all float64
 	for i, w := range p.work {
 		all += w
@@ -57,7 +53,7 @@ func (p *progress) fraction() float64 {
 		}
 	}
 	if !(all > 0) {
-		return float64(p.done) / float64(p.total)
+		return 0
 	}
 	return done / all
 }
