@@ -304,6 +304,15 @@ var sgemmTimes = []struct {
 	// tile split to fill the GPU (new) measured alone (seed 25) and merged
 	// with session 53's times of the others.
 	{"../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz", 1.22, 1.50, 23, 30, true},
+	// Between: 1.155x nn (293x1799x416), 1.150x nt (293x1799x416), 1.375x
+	// tn (466x2321x233: the 64x128x16 tile split to fill, new, where the
+	// 64x64x16 one runs 1.375x faster), 1.175x tt (4870x156x1722); 4, 5,
+	// 9, 6 over 5% of 41 each (24); leave-one-out: 1.217, 1.174, 1.369,
+	// 1.250 (8, 5, 9, 11 of 48). Session 56's tune: the 64x128x16 and
+	// 128x32x16 tiles split to fill (new) measured alone (seed 25) and
+	// merged with session 55's times of the others, the 128x32 tile's nn
+	// and nt instances left out (the committed table does not hold them).
+	{"../../bench/results/h200-2026-12-01-session56-callA-tune-sgemm-table-raw.json.gz", 1.38, 1.50, 24, 33, true},
 }
 
 // oldTail leaves p's tail-splitting instances out: times of a tail plan
@@ -588,11 +597,22 @@ var freshShapes = []struct {
 	// 1.031 and 1.014x as fast as session 53's by geometric mean (nn, nt,
 	// tn, tt), from 0.90x (tn 202x731x4205) to 1.35x (nn 143x3812x3692).
 	{"../../bench/results/h200-2026-11-30-session55-callC-dispatch.json.gz", sessionFiftyFive, 5500, 24, 12, 1.195},
+	// Session 56, the 64x128x16 and 128x32x16 tiles new (in two bench runs
+	// of 20 shapes each, one device call): the table picks within 5% at
+	// 118 of 160, 1.039x by geometric mean, the worst 1.429x (tn
+	// 871x5674x145, the 128x128 tile splitting its tail, predicted 0.047
+	// ms, ran 0.076); session 55's would have picked within 5% at 104
+	// (1.047x). Most of the misses are problems of 0.01 to 0.03 ms, many
+	// with K under 256. (The engine in that run dispatched by this table
+	// with the 128x32 tile in nn and nt too: the replay picks what it
+	// picked at 157 of 160; h200-2026-12-01-session56.md.)
+	{"../../bench/results/h200-2026-12-01-session56-callB-dispatch.json.gz", sessionFiftySix, 56, 40, 42, 1.43},
 }
 
 const (
 	sessionFiftyThree = "../../bench/results/h200-2026-11-30-session53-call5-tune-sgemm-raw.json.gz"
 	sessionFiftyFive  = "../../bench/results/h200-2026-11-30-session55-callA-tune-sgemm-merged-raw.json.gz"
+	sessionFiftySix   = "../../bench/results/h200-2026-12-01-session56-callA-tune-sgemm-table-raw.json.gz"
 )
 
 // benchPoints reads a bench -json report's GEMM rows as raw points: each

@@ -154,12 +154,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -188,12 +190,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -219,12 +223,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -253,12 +259,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -395,12 +403,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -429,12 +439,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -460,12 +472,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -494,12 +508,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -636,12 +652,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -670,12 +688,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -701,12 +721,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -735,12 +757,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -889,12 +913,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -923,12 +949,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -954,12 +982,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \
@@ -988,12 +1018,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4_k128.o \

@@ -845,6 +845,12 @@ int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -880,6 +886,12 @@ int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int 
 int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1049,6 +1061,12 @@ int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1084,6 +1102,12 @@ int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int 
 int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1235,6 +1259,12 @@ int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1270,6 +1300,12 @@ int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(int device, int m, 
 int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1439,6 +1475,12 @@ int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
+/* sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
 /* sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1474,6 +1516,12 @@ int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int 
 int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

@@ -1735,6 +1735,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1855,6 +1875,26 @@ var GEMMs = []GEMM{
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
 			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
 		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -2415,6 +2455,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -2535,6 +2595,26 @@ var GEMMs = []GEMM{
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
 			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
 		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -3035,6 +3115,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -3155,6 +3255,26 @@ var GEMMs = []GEMM{
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
 			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
 		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38400},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 38400},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 38400},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 38400},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns"},
+		Launch: kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26112},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -3715,6 +3835,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
+			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -3835,6 +3975,26 @@ var GEMMs = []GEMM{
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
 			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
 		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 38448},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
+			Stages: 3, MinBlocksPerSM: 3, SplitK: 32, SplitFill: true, LaneMap: "columns", Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 26160},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 64, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
@@ -6897,6 +7057,22 @@ func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -6991,6 +7167,22 @@ func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) 
 
 func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
@@ -7441,6 +7633,22 @@ func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -7535,6 +7743,22 @@ func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) 
 
 func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
@@ -7937,6 +8161,22 @@ func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -8031,6 +8271,22 @@ func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(p *GEMMParams) int
 
 func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_sm80(p *GEMMParams) int {
@@ -8481,6 +8737,22 @@ func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
 func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
@@ -8575,6 +8847,22 @@ func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) 
 
 func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb_sm80(p *GEMMParams) int {
