@@ -120,6 +120,38 @@ func TestBuildGridsAndScore(t *testing.T) {
 	assert.Empty(t, score(tm, func(gridKey, shape) string { return "" }, 0.05), "no opinion, no verdict")
 }
 
+// TestLeaveOneOutPick: at each shape, the pick of the table without it.
+// Three shapes where "small" is fastest at the two small ones, and gains
+// less time from one to the other, and "large" at the largest: the table
+// of all three picks the fastest at each; left out, the largest is
+// predicted from the two small ones (small, 1.2x the fastest there), and a
+// layout without a grid, or a grid of one point, gets no opinion.
+func TestLeaveOneOutPick(t *testing.T) {
+	a, b, c := shape{128, 128, 128}, shape{256, 256, 256}, shape{4096, 4096, 4096}
+	tm := timings{}
+	nn := gridKey{"sgemm", "nn"}
+	for _, x := range []struct {
+		s            shape
+		small, large float64
+	}{{a, 0.005, 0.008}, {b, 0.006, 0.012}, {c, 3.0, 2.5}} {
+		tm.add(nn, x.s, "small", x.small)
+		tm.add(nn, x.s, "large", x.large)
+	}
+	grids := buildGrids(tm, []string{"sgemm"}, []shape{a, b, c})
+	in, out := tablePick(grids, 132, sgemmAlign), leaveOneOutPick(grids, 132, sgemmAlign)
+	for _, s := range []shape{a, b, c} {
+		assert.Equal(t, ranked(tm[nn][s])[0], in(nn, s), "%s: a table picks the fastest it measured", s)
+	}
+	assert.Equal(t, "small", out(nn, c), "4096^3 from the two small shapes alone")
+	assert.Equal(t, "", out(gridKey{"sgemm", "tt"}, c), "no grid of the layout, no opinion")
+	one := buildGrids(tm, []string{"sgemm"}, []shape{c})
+	assert.Equal(t, "", leaveOneOutPick(one, 132, sgemmAlign)(nn, c), "nothing left to predict from")
+	vs := score(only(tm, []shape{c}), out, 0.05)
+	require.Len(t, vs, 1)
+	assert.InDelta(t, 1.2, vs[0].worst, 1e-12, "small at 4096^3: 3.0 ms against 2.5")
+	assert.Equal(t, c, vs[0].worstShape)
+}
+
 func TestTuneItersAndEstimate(t *testing.T) {
 	assert.Equal(t, 20, tuneIters(0.01, 20), "small shapes: the bench's count")
 	assert.Equal(t, 7, tuneIters(21, 20), "8192^3 SGEMM at 21 ms: about 150 ms of runs")
