@@ -38,7 +38,7 @@ var (
 	tuneRandom   = flag.Int("tune-random", -1, "random off-grid shapes -tune measures besides the grid's midpoints, all of them in the table too (-1: 2 for small, 8 for full; ragged has fixed shapes between and takes none)")
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
-	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' grid shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
+	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
 	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it")
 )
 
