@@ -329,13 +329,7 @@ func TestEveryShapeTableLeavingEachOut(t *testing.T) {
 	raw := loadRaw(t, sessionFiftySix)
 	var all tally
 	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		var pts []RawPoint
-		for _, p := range raw {
-			if p.Family == "sgemm" && p.Layout == l {
-				p.Grid = true
-				pts = append(pts, p)
-			}
-		}
+		pts := layoutPoints(raw, l, true)
 		require.Len(t, pts, 89, l)
 		var one tally
 		for i, p := range pts {
@@ -436,32 +430,25 @@ func (a tally) String() string {
 	return fmt.Sprintf("%.3fx at %-14s %2d of %d over 5%%", a.worst, a.at, a.over, a.n)
 }
 
-// layoutPredictor is the predictor of a table of pts's SGEMM grid shapes
-// in layout l (align 4, the f32 kernels' vector).
-func layoutPredictor(pts []RawPoint, l string) *Predictor {
+// layoutPoints is pts's SGEMM points in layout l; with every, all of them
+// marked as the table's (as bench -tune writes a table since session 56),
+// else as measured (a table of the grid's shapes alone, GridOf).
+func layoutPoints(pts []RawPoint, l string, every bool) []RawPoint {
 	var in []RawPoint
 	for _, p := range pts {
 		if p.Family == "sgemm" && p.Layout == l {
+			p.Grid = p.Grid || every
 			in = append(in, p)
 		}
 	}
-	g := GridOf(in)
-	g.SMs = h100SMs
-	return NewPredictor(&g, 4)
+	return in
 }
 
-// everyShapePredictor is layoutPredictor of a table that holds every
-// shape of pts, the grid's and those between, as bench -tune writes it
-// since session 56.
-func everyShapePredictor(pts []RawPoint, l string) *Predictor {
-	var in []RawPoint
-	for _, p := range pts {
-		if p.Family == "sgemm" && p.Layout == l {
-			p.Grid = true
-			in = append(in, p)
-		}
-	}
-	g := GridOf(in)
+// layoutPredictor is the predictor of a table of pts's SGEMM grid shapes
+// in layout l (align 4, the f32 kernels' vector); with every, of all its
+// shapes (layoutPoints).
+func layoutPredictor(pts []RawPoint, l string, every bool) *Predictor {
+	g := GridOf(layoutPoints(pts, l, every))
 	g.SMs = h100SMs
 	return NewPredictor(&g, 4)
 }
@@ -560,7 +547,7 @@ func TestTableOnOtherTimes(t *testing.T) {
 	times := loadRaw(t, "../../bench/results/h200-2026-11-28-session34-call3-tune-sgemm-merged-raw.json.gz")
 	var before, after tally
 	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		oldTable, newTable := layoutPredictor(old, l), layoutPredictor(times, l)
+		oldTable, newTable := layoutPredictor(old, l, false), layoutPredictor(times, l, false)
 		for _, p := range times {
 			if p.Family != "sgemm" || p.Layout != l || p.Grid {
 				continue
@@ -590,7 +577,7 @@ func TestRaggedGridOnItsTimes(t *testing.T) {
 	}
 	var tallies [2]tally
 	for _, l := range []string{"nn", "nt", "tn", "tt"} {
-		tables := [2]*Predictor{layoutPredictor(old, l), layoutPredictor(times, l)}
+		tables := [2]*Predictor{layoutPredictor(old, l, false), layoutPredictor(times, l, false)}
 		for _, p := range times {
 			if p.Family != "sgemm" || p.Layout != l || p.Grid || before[[3]int{p.M, p.N, p.K}] {
 				continue
@@ -733,10 +720,7 @@ func TestTableOnFreshShapes(t *testing.T) {
 			var all tally
 			same := 0
 			for _, l := range []string{"nn", "nt", "tn", "tt"} {
-				pr := layoutPredictor(table, l)
-				if f.all {
-					pr = everyShapePredictor(table, l)
-				}
+				pr := layoutPredictor(table, l, f.all)
 				var one tally
 				for _, p := range fresh {
 					if p.Layout != l {

@@ -342,9 +342,10 @@ func (b *bencher) gemmSection(fam gemmFamily, rep *Report) error {
 	// spans at least -min-span-ms, and a launch takes at least its flops
 	// at the GPU's peak.
 	work := make([]float64, len(probs))
+	peak := fam.peak(rep.Device)
 	for i, p := range probs {
 		ms := b.minSpanMs
-		if peak := fam.peak(rep.Device); peak > 0 {
+		if peak > 0 {
 			ms = max(ms, p.sh.flops()/peak/1e9)
 		}
 		work[i] = max(ms, 1e-3)
