@@ -47,6 +47,21 @@ func (s *Stream) Capture(f func() error) (*Graph, error) {
 	return g, nil
 }
 
+// Capturing reports whether s is being captured into a graph (Capture),
+// where work queued on it is recorded, not run, and nothing may wait for
+// it. (The default stream, which a nil *Stream stands for elsewhere, is
+// never captured; asked of a nil *Stream, it is an error, as every method.)
+func (s *Stream) Capturing() (bool, error) {
+	const op = "query capture"
+	dev, err := s.live(op)
+	if err != nil {
+		return false, err
+	}
+	var capturing C.int
+	err = Check(op, int(C.kgen_stream_capturing(dev, s.h, &capturing)))
+	return err == nil && capturing != 0, err
+}
+
 // live is the ordinal of g's device; it fails if g is nil or destroyed.
 func (g *Graph) live(op string) (C.int, error) {
 	if g == nil {

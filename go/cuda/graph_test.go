@@ -133,3 +133,33 @@ func TestCaptureScratch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCapturing checks that a stream says it is capturing inside Capture
+// and only there.
+func TestCapturing(t *testing.T) {
+	d := open(t, 0)
+	s, err := d.NewStream()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Destroy()
+	if c, err := s.Capturing(); err != nil || c {
+		t.Fatalf("Capturing outside a capture = %v, %v; want false, nil", c, err)
+	}
+	var inside bool
+	g, err := s.Capture(func() error {
+		var err error
+		inside, err = s.Capturing()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Destroy()
+	if !inside {
+		t.Error("Capturing inside a capture = false")
+	}
+	if c, err := s.Capturing(); err != nil || c {
+		t.Fatalf("Capturing after the capture = %v, %v; want false, nil", c, err)
+	}
+}

@@ -279,6 +279,15 @@ int kgen_stream_end_capture(int device, void* stream, void** exec) {
     return r;
   });
 }
+int kgen_stream_capturing(int device, void* stream, int* capturing) {
+  *capturing = 0;
+  return on(device, [&] {
+    cudaStreamCaptureStatus st = cudaStreamCaptureStatusNone;
+    const int r = status(cudaStreamIsCapturing(stream_of(stream), &st));
+    *capturing = st != cudaStreamCaptureStatusNone;
+    return r;
+  });
+}
 int kgen_graph_launch(int device, void* exec, void* stream) {
   return on(device, [&] { return status(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec), stream_of(stream))); });
 }

@@ -81,6 +81,9 @@ int kgen_event_elapsed_ms(int device, float* ms, void* start, void* end);
    graph itself is freed before it returns. */
 int kgen_stream_begin_capture(int device, void* stream);
 int kgen_stream_end_capture(int device, void* stream, void** exec);
+/* *capturing = 1 while stream is being captured into a graph (or its
+   capture was invalidated and not yet ended), else 0. */
+int kgen_stream_capturing(int device, void* stream, int* capturing);
 int kgen_graph_launch(int device, void* exec, void* stream);
 int kgen_graph_exec_destroy(int device, void* exec);
 /* Scratch memory for a split-K launch that stream is capturing into a graph
