@@ -6,8 +6,12 @@
 // the kernels built for its device's arch and, per call, the instance whose
 // tiling suits the shape: from the dispatch table measured on a GPU of the
 // device's name (bench -tune, kernels/tuning/) when there is one, else by a
-// rule on the shape; Engine.Pick says which and why. Every argument is validated before anything runs;
-// errors name the operand and the problem. Nothing here panics or exits.
+// rule on the shape; Engine.Pick says which and why. Engine.Tune measures
+// instead of predicting for one problem: it times the instances the table
+// predicts fastest on the caller's operands and makes the fastest the
+// engine's choice for that shape and layout from then on. Every argument is
+// validated before anything runs; errors name the operand and the problem.
+// Nothing here panics or exits.
 //
 // SGEMM and HGEMM accumulate in fp32. Instances of a family that
 // accumulates in fp16 (hgemmh in kernels/spec.yaml; Instance.Acc is F16)

@@ -127,6 +127,9 @@ type Engine struct {
 	// reset it (setTable).
 	picksMu sync.RWMutex
 	picks   map[pickKey]picked
+	// Tune's choices, by problem: they take precedence over picks and are
+	// never dropped (one per problem the caller tuned).
+	tuned map[pickKey]picked
 
 	// The table's predictors (tuning.NewPredictor), made on first use:
 	// fitting a grid's timing models and pairing its points takes 0.5-1.3
@@ -389,9 +392,16 @@ func (e *Engine) gemmWith(dt, acc DType, name string, s *cuda.Stream, alpha floa
 	if err != nil {
 		return e.explain(err, name, a.Order, b.Order, swapped)
 	}
+	return e.launch(k, dt, s, alpha, a, b, beta, c)
+}
+
+// launch queues instance k on s for operands already validated, C
+// row-major (gemmWith's swap done): nothing for an empty C.
+func (e *Engine) launch(k kernels.GEMM, dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix) error {
 	if c.Rows == 0 || c.Cols == 0 {
 		return nil
 	}
+	var err error
 	p := kernels.GEMMParams{
 		Device: e.dev.Ordinal(), M: c.Rows, N: c.Cols, K: a.Cols, Alpha: alpha, Beta: beta,
 		A: elem(a, dt.Size()), LDA: a.LD(), B: elem(b, dt.Size()), LDB: b.LD(), C: elem(c, dt.Size()), LDC: c.LD(), Stream: s.Handle(),
@@ -505,6 +515,7 @@ const (
 	Heuristic Source = iota // the shape rule over the ranking (pickTiling)
 	Table                   // the table measured on this GPU (bench -tune)
 	Named                   // the caller named it (SGEMMWith, ...)
+	Tuned                   // timed on the caller's operands (Engine.Tune)
 )
 
 func (s Source) String() string {
@@ -513,6 +524,8 @@ func (s Source) String() string {
 		return "table"
 	case Named:
 		return "named"
+	case Tuned:
+		return "tuned"
 	}
 	return "heuristic"
 }
@@ -590,7 +603,10 @@ const maxPicks = 4096
 func (e *Engine) chooseCached(dt, acc DType, a, b Order, m, n, k int) (kernels.GEMM, Choice, error) {
 	key := pickKey{dt, acc, a, b, m, n, k}
 	e.picksMu.RLock()
-	p, ok := e.picks[key]
+	p, ok := e.tuned[key]
+	if !ok {
+		p, ok = e.picks[key]
+	}
 	e.picksMu.RUnlock()
 	if ok {
 		return p.kern, p.choice, nil
@@ -609,11 +625,11 @@ func (e *Engine) chooseCached(dt, acc DType, a, b Order, m, n, k int) (kernels.G
 }
 
 // setTable makes t the engine's dispatch table and forgets the choices and
-// predictors made by the one before.
+// predictors made by the one before, Tune's too.
 func (e *Engine) setTable(t *tuning.Table) {
 	e.picksMu.Lock()
 	e.predMu.Lock()
-	e.tune, e.picks, e.preds = t, nil, nil
+	e.tune, e.picks, e.tuned, e.preds = t, nil, nil, nil
 	e.predMu.Unlock()
 	e.picksMu.Unlock()
 }

@@ -281,6 +281,71 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	if len(p.pool) == 0 {
 		return "", 0, false
 	}
+	times, ns := p.times(m, n, k)
+	best, bestMs := -1, 0.0
+	for i, ms := range times {
+		if ms > 0 && (best < 0 || ms < bestMs) {
+			best, bestMs = i, ms
+		}
+	}
+	if best < 0 {
+		q := ns[0].p
+		best = q.Best()
+		bestMs = p.models[best].ms(p.g.SMs, m, n, k) / p.efficiency(q, best)
+	}
+	return p.g.Instances[best], bestMs, true
+}
+
+// Prediction is one instance's time at a shape, in milliseconds: measured
+// where the grid measured the shape, else predicted (Predict).
+type Prediction struct {
+	Name string
+	Ms   float64
+}
+
+// Ranking is every instance the predictor can time at M x N x K, fastest
+// first (ties in the grid's instance order): the measured times at a grid
+// shape, else the model's predictions (an instance not measured at every
+// neighbour has none and is left out). Its first is Predict's pick, except
+// where Predict falls back to the nearest point's fastest for want of any
+// prediction: then Ranking is that one alone. Empty for a nil grid.
+func (p *Predictor) Ranking(m, n, k int) []Prediction {
+	m, n, k = max(m, 1), max(n, 1), max(k, 1)
+	var times []float64
+	for _, class := range [][]Point{p.pool, p.unaligned} {
+		for _, q := range class {
+			if times == nil && q.M == m && q.N == n && q.K == k {
+				times = q.Ms
+			}
+		}
+	}
+	if times == nil {
+		if len(p.pool) == 0 {
+			return nil
+		}
+		times, _ = p.times(m, n, k)
+	}
+	var out []Prediction
+	for i, ms := range times {
+		if ms > 0 {
+			out = append(out, Prediction{p.g.Instances[i], ms})
+		}
+	}
+	if len(out) == 0 {
+		if name, ms, ok := p.Predict(m, n, k); ok {
+			return []Prediction{{name, ms}}
+		}
+		return nil
+	}
+	slices.SortStableFunc(out, func(a, b Prediction) int { return cmp.Compare(a.Ms, b.Ms) })
+	return out
+}
+
+// times is every instance's predicted time at M x N x K, a shape the grid
+// did not measure (0 where it predicts none: an instance not measured at
+// every neighbour), and the neighbours of the shape among the aligned
+// points. The pool is not empty.
+func (p *Predictor) times(m, n, k int) ([]float64, []near) {
 	aligned := p.aligned(m, n, k)
 	// Each pool the instances interpolate from (the aligned points, or an
 	// edge class's whole ones): its neighbours of the shape and its
@@ -344,25 +409,17 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 		}
 		times[i] = p.models[i].ms(p.g.SMs, m, n, k) / e * cost
 	}
-	best, bestMs := -1, 0.0
-	for i, ms := range times {
+	planned := slices.Clone(times)
+	for i, ms := range planned {
 		// Where a tail-splitting or stream-K instance launches no plan, it
 		// runs its twin's launch: its time is the twin's, not one
 		// interpolated from neighbours where its plan ran. (One not
 		// measured at every neighbour stays out, as above.)
-		if j := p.twins[i]; ms > 0 && j >= 0 && times[j] > 0 && !p.models[i].tiling.plans(p.g.SMs, p.models[i].o, m, n, k) {
-			ms = times[j]
-		}
-		if ms > 0 && (best < 0 || ms < bestMs) {
-			best, bestMs = i, ms
+		if j := p.twins[i]; ms > 0 && j >= 0 && planned[j] > 0 && !p.models[i].tiling.plans(p.g.SMs, p.models[i].o, m, n, k) {
+			times[i] = planned[j]
 		}
 	}
-	if best < 0 {
-		q := ns[0].p
-		best = q.Best()
-		bestMs = p.models[best].ms(p.g.SMs, m, n, k) / p.efficiency(q, best)
-	}
-	return p.g.Instances[best], bestMs, true
+	return times, ns
 }
 
 // efficiency is an instance's speed relative to its model at a point

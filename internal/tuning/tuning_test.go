@@ -395,3 +395,35 @@ func TestSelectAlignedChargesTheEdgeKernelMeasured(t *testing.T) {
 	_, ms, _ = Predict(&g, 2000, 2000, 2000, 4)
 	assert.InEpsilon(t, 1.1*cube(2000), ms, 0.03, "the moved instance's, not charged")
 }
+
+// TestRankingLeadsWithThePick checks Ranking against Predict on the H200's
+// session 56 times (a table of every shape measured): at grid shapes it is
+// the measured times in order, between them its first is Predict's pick
+// and time, every entry an instance of the grid, fastest first.
+func TestRankingLeadsWithThePick(t *testing.T) {
+	raw := loadRaw(t, sessionFiftySix)
+	for _, l := range []string{"nn", "tn"} {
+		g := GridOf(layoutPoints(raw, l, true))
+		g.SMs = h100SMs
+		pr := NewPredictor(&g, 4)
+		q := g.Points[0]
+		r := pr.Ranking(q.M, q.N, q.K)
+		require.Len(t, r, len(g.Instances), "a grid shape measures every instance")
+		assert.Equal(t, g.Instances[q.Best()], r[0].Name)
+		for _, shape := range [][3]int{{1000, 1000, 1000}, {2122, 282, 224}, {303, 3007, 308}, {7, 35, 4097}} {
+			name, ms, ok := pr.Predict(shape[0], shape[1], shape[2])
+			require.True(t, ok)
+			r := pr.Ranking(shape[0], shape[1], shape[2])
+			require.NotEmpty(t, r, "%s %v", l, shape)
+			assert.Equal(t, Prediction{name, ms}, r[0], "%s %v", l, shape)
+			for i, x := range r {
+				assert.Contains(t, g.Instances, x.Name)
+				assert.Positive(t, x.Ms)
+				if i > 0 {
+					assert.LessOrEqual(t, r[i-1].Ms, x.Ms, "%s %v: fastest first", l, shape)
+				}
+			}
+		}
+	}
+	assert.Empty(t, NewPredictor(nil, 4).Ranking(64, 64, 64))
+}
