@@ -21,6 +21,7 @@ type bencher struct {
 	cfg         config
 	dev         *cuda.Device
 	eng         *gemm.Engine
+	tuned       *gemm.Engine      // -engine-tune's: Tune at each problem, then its GEMM
 	blas        *cublasref.Handle // pedantic fp32: the SGEMM reference
 	blasF16     *cublasref.Handle // default math: the fp16 reference
 	stream      *cuda.Stream
@@ -45,6 +46,12 @@ func newBencher(cfg config, out io.Writer) (*bencher, error) {
 	if b.eng, err = gemm.New(dev); err != nil {
 		b.close()
 		return nil, err
+	}
+	if cfg.engineTune != 0 {
+		if b.tuned, err = gemm.New(dev); err != nil {
+			b.close()
+			return nil, err
+		}
 	}
 	if b.stream, err = dev.NewStream(); err != nil {
 		b.close()
@@ -84,8 +91,10 @@ func (b *bencher) close() {
 	if b.blasF16 != nil {
 		b.blasF16.Close()
 	}
-	if b.eng != nil {
-		b.eng.Close() // its split-K workspaces, before their streams go
+	for _, e := range []*gemm.Engine{b.eng, b.tuned} {
+		if e != nil {
+			e.Close() // its split-K workspaces, before their streams go
+		}
 	}
 	if b.stream != nil {
 		b.stream.Destroy()
@@ -442,12 +451,23 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	// picked is the instance an engine's choice runs (none for the rule's).
 	type job struct {
 		label, name, ladder, picked string
-		engine, acc16               bool
+		engine, acc16, tuned        bool
 		run                         func(s *cuda.Stream, set operandSet) error
 	}
 	jobs := []job{{label: "engine(" + pick + ")", picked: pick, engine: true, run: func(s *cuda.Stream, x operandSet) error {
 		return b.eng.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
 	}}}
+	if b.tuned != nil {
+		x := ops.sets[0]
+		tu, err := b.tuned.Tune(fam.dt, b.stream, 1, x.a, x.b, 0, x.c, gemm.TuneOptions{Candidates: max(b.cfg.engineTune, 0), All: b.cfg.engineTune < 0})
+		if err != nil {
+			return fmt.Errorf("%s %s %s: tune: %w", fam.name, sh, lay, err)
+		}
+		jobs = append(jobs, job{label: "engine_tuned(" + tu.Choice.Name + ")", picked: tu.Choice.Name, engine: true, tuned: true,
+			run: func(s *cuda.Stream, x operandSet) error {
+				return b.tuned.GEMM(fam.dt, s, 1, x.a, x.b, 0, x.c)
+			}})
+	}
 	if b.cfg.rule && choice.Source == gemm.Table && choice.Heuristic != choice.Name {
 		// What the engine runs on a GPU without a table: what the table
 		// buys here.
@@ -536,19 +556,21 @@ func (b *bencher) gemmProblem(fam gemmFamily, sh shape, order [2]gemm.Order, wit
 	rep.Ablation = append(rep.Ablation, ablate(fam.name, sh.String(), lay, cands)...)
 	for _, jb := range jobs {
 		if jb.picked != "" {
-			b.judge(rep, fam.name, sh.String(), lay, jb.picked, timed[jb.acc16])
+			b.judge(rep, fam.name, sh.String(), lay, jb.picked, jb.tuned, timed[jb.acc16])
 		}
 	}
 	return nil
 }
 
 // judge records the engine's pick at a problem where judgePick can judge
-// it, and prints its line.
-func (b *bencher) judge(rep *Report, family, shape, layout, engine string, timed []candidate) {
+// it (tuned: the pick of the engine that ran gemm.Engine.Tune there), and
+// prints its line.
+func (b *bencher) judge(rep *Report, family, shape, layout, engine string, tuned bool, timed []candidate) {
 	p, ok := judgePick(family, shape, layout, engine, timed)
 	if !ok {
 		return
 	}
+	p.Tuned = tuned
 	rep.Picks = append(rep.Picks, p)
 	b.printf("  %s\n", pickLine(p))
 }

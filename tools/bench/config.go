@@ -39,6 +39,7 @@ type config struct {
 	progress   bool
 	noProgress bool
 	rule       bool // also time the rule's pick where the table chose another
+	engineTune int  // GEMM: also run an engine tuned (gemm.Engine.Tune) over this many candidates; 0: not
 }
 
 // parseArgs reads the bench's flags from args into fs (main passes
@@ -69,6 +70,7 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	fs.BoolVar(&c.progress, "progress", false, "print a progress line on stderr even when it is not a terminal")
 	fs.BoolVar(&c.noProgress, "no-progress", false, "never print the progress line")
 	fs.BoolVar(&c.rule, "rule", false, "GEMM: also time the instance the engine's rule picks (what it runs on a GPU without a table) where the table picked another")
+	fs.IntVar(&c.engineTune, "engine-tune", 0, "GEMM: also time, as the row engine_tuned(<instance>), an engine that first ran gemm.Engine.Tune at the problem over the instances its table predicts fastest, this many (-1: every instance; 0: not); with -instances, its pick is judged too")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -102,6 +104,9 @@ func parseArgs(fs *flag.FlagSet, args []string) (config, error) {
 	}
 	if c.iters < 1 || c.warmup < 0 || !(c.minSpanMs >= 0) {
 		return c, errors.New("-iters must be at least 1, -warmup and -min-span-ms at least 0")
+	}
+	if c.engineTune < -1 {
+		return c, errors.New("-engine-tune must be -1 (every instance), 0 (off) or a count of candidates")
 	}
 	if !(c.noiseK >= 0) || !(c.noiseMin >= 0) {
 		return c, errors.New("-noise-k and -noise-min must be at least 0")

@@ -22,6 +22,9 @@ type Pick struct {
 	FastestMs     float64
 	Ratio         float64 // EngineMs / FastestMs: 1 where the engine chose the fastest
 	Timed         int     // instances timed, the engine's among them
+	// Tuned: the pick of an engine that ran gemm.Engine.Tune at the
+	// problem first (-engine-tune), not the table's.
+	Tuned bool `json:",omitempty"`
 }
 
 // judgePick compares the engine's choice with the fastest of timed, the
@@ -56,15 +59,23 @@ func (p Pick) problem() string {
 	return strings.Join(slices.DeleteFunc([]string{p.Family, p.Shape, p.Layout}, func(s string) bool { return s == "" }), " ")
 }
 
+// whose is whose pick p is, for its lines.
+func (p Pick) whose() string {
+	if p.Tuned {
+		return "the tuned engine's"
+	}
+	return "the engine's"
+}
+
 // pickLine is the line the bench prints after a problem's rows. It names
-// the pick: a problem may have two (HGEMM's, accumulating in fp32 and in
-// fp16, each against its own instances).
+// the pick: a problem may have several (HGEMM's, accumulating in fp32 and
+// in fp16, each against its own instances; the tuned engine's).
 func pickLine(p Pick) string {
 	if p.Engine == p.Fastest {
-		return fmt.Sprintf("%s dispatch: the engine's pick %s is the fastest of %d instances timed", p.problem(), p.Engine, p.Timed)
+		return fmt.Sprintf("%s dispatch: %s pick %s is the fastest of %d instances timed", p.problem(), p.whose(), p.Engine, p.Timed)
 	}
-	return fmt.Sprintf("%s dispatch: the engine's pick %s ran %.3fx the fastest of %d instances timed, %s",
-		p.problem(), p.Engine, p.Ratio, p.Timed, p.Fastest)
+	return fmt.Sprintf("%s dispatch: %s pick %s ran %.3fx the fastest of %d instances timed, %s",
+		p.problem(), p.whose(), p.Engine, p.Ratio, p.Timed, p.Fastest)
 }
 
 // pickSummary is how the engine's picks did over a run: problems judged,
@@ -103,18 +114,32 @@ func printPicks(w io.Writer, picks []Pick) {
 	}
 	fmt.Fprintf(w, "\nDispatch: the engine's pick against the fastest instance timed at each problem (x = pick's time / fastest's)\n")
 	fmt.Fprintf(w, "| family | shape | layout | engine's pick | ms | fastest | ms | x | instances |\n|---|---|---|---|---|---|---|---|---|\n")
-	byFamily := map[string][]Pick{}
-	var order []string
-	for _, p := range picks {
-		if byFamily[p.Family] == nil {
-			order = append(order, p.Family)
-		}
-		byFamily[p.Family] = append(byFamily[p.Family], p)
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %.4f | %s | %.4f | %.3f | %d |\n", p.Family, p.Shape, p.Layout, p.Engine, p.EngineMs, p.Fastest, p.FastestMs, p.Ratio, p.Timed)
+	// A summary per family, and one of its tuned engine's picks.
+	type group struct {
+		family string
+		tuned  bool
 	}
-	for _, f := range order {
-		s := summarizePicks(byFamily[f])
-		fmt.Fprintf(w, "%s: the pick within %.0f%% of the fastest at %d of %d problems; %.3fx by geometric mean; worst %.3fx at %s\n",
-			f, 100*tuneTolerance, s.within, s.n, s.geoMean, s.worst.Ratio, strings.TrimPrefix(s.worst.problem(), f+" "))
+	byGroup := map[group][]Pick{}
+	var order []group
+	for _, p := range picks {
+		g := group{p.Family, p.Tuned}
+		if byGroup[g] == nil {
+			order = append(order, g)
+		}
+		byGroup[g] = append(byGroup[g], p)
+		pick := p.Engine
+		if p.Tuned {
+			pick = "tuned: " + pick
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %.4f | %s | %.4f | %.3f | %d |\n", p.Family, p.Shape, p.Layout, pick, p.EngineMs, p.Fastest, p.FastestMs, p.Ratio, p.Timed)
+	}
+	for _, g := range order {
+		s := summarizePicks(byGroup[g])
+		what := g.family + ": the pick"
+		if g.tuned {
+			what = g.family + ": the tuned engine's pick"
+		}
+		fmt.Fprintf(w, "%s within %.0f%% of the fastest at %d of %d problems; %.3fx by geometric mean; worst %.3fx at %s\n",
+			what, 100*tuneTolerance, s.within, s.n, s.geoMean, s.worst.Ratio, strings.TrimPrefix(s.worst.problem(), g.family+" "))
 	}
 }

@@ -72,3 +72,28 @@ func TestPicksInTheJSON(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(data), "Picks", "omitted without picks")
 }
+
+// TestTunedPicksApart checks that the picks of the engine tuned at each
+// problem (-engine-tune) are marked in the table, summed up apart from the
+// table's picks of their family, and said to be the tuned engine's.
+func TestTunedPicksApart(t *testing.T) {
+	timed := []candidate{{Name: "a", Ms: 1.2}, {Name: "b", Ms: 1.0}}
+	p, ok := judgePick("sgemm", "2122x282x224", "nt", "b", timed)
+	require.True(t, ok)
+	p.Tuned = true
+	assert.Equal(t, "sgemm 2122x282x224 nt dispatch: the tuned engine's pick b is the fastest of 2 instances timed", pickLine(p))
+	table, _ := judgePick("sgemm", "2122x282x224", "nt", "a", timed)
+	var buf bytes.Buffer
+	printPicks(&buf, []Pick{table, p})
+	out := buf.String()
+	assert.Contains(t, out, "| sgemm | 2122x282x224 | nt | a | 1.2000 | b | 1.0000 | 1.200 | 2 |")
+	assert.Contains(t, out, "| sgemm | 2122x282x224 | nt | tuned: b | 1.0000 | b | 1.0000 | 1.000 | 2 |")
+	assert.Contains(t, out, "sgemm: the pick within 5% of the fastest at 0 of 1 problems; 1.200x by geometric mean")
+	assert.Contains(t, out, "sgemm: the tuned engine's pick within 5% of the fastest at 1 of 1 problems; 1.000x by geometric mean")
+	data, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"Tuned":true`)
+	data, err = json.Marshal(table)
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "Tuned", "omitted for the table's picks")
+}

@@ -273,6 +273,6 @@ func (b *bencher) hgemvShape(eng *gemv.Engine, rep *Report, w *gemvWeights, m in
 		}
 	}
 	rep.Ablation = append(rep.Ablation, ablate("hgemv", shape, lay, cands)...)
-	b.judge(rep, "hgemv", shape, lay, pick, cands)
+	b.judge(rep, "hgemv", shape, lay, pick, false, cands)
 	return nil
 }

@@ -234,7 +234,7 @@ func (b *bencher) gfShape(eng *gf256.Engine, rep *Report, k, m, size int) error 
 		return err
 	}
 	add(row("encode", label, t))
-	b.judge(rep, "gf256", shape, "", picked, cands)
+	b.judge(rep, "gf256", shape, "", picked, false, cands)
 	if k == 10 && m == 4 {
 		return b.gfDecode(enc, sets, host, size, row, add)
 	}

@@ -55,7 +55,7 @@
 //	      [-filter RE] [-instances 4096 | all | none | n,MxNxK,NxK,...]
 //	      [-json out.json] [-csv out.csv] [-svg out.svg]
 //	      [-compare old.json [-noise-k 3] [-noise-min 3]] [-progress | -no-progress]
-//	      [-rule]
+//	      [-rule] [-engine-tune N]
 //
 // -sizes are square shapes (M = N = K = n), -shapes MxNxK ones, run after
 // them; both apply to sgemm and hgemm. -json writes every row (with its
@@ -68,8 +68,11 @@
 // regression makes the exit status 1 (after all output is written). -rule adds, where the engine's
 // table picked a GEMM instance that its rule would not have, a row
 // rule(<instance>) for the rule's pick: what the engine runs on a GPU without
-// a table, and so what the table buys on this one. Without a GPU the bench
-// prints one line saying so and exits with status 1.
+// a table, and so what the table buys on this one. -engine-tune N adds a row
+// engine_tuned(<instance>) for a second engine that ran gemm.Engine.Tune at
+// the problem over the N instances its table predicts fastest (-1: every
+// instance), judged in the dispatch table apart from the table's picks.
+// Without a GPU the bench prints one line saying so and exits with status 1.
 //
 // With -tune it measures the GEMM families over a grid of shapes instead and
 // writes this GPU's dispatch table (tune.go).

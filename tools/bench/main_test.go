@@ -69,7 +69,7 @@ func TestBadFlagsFailBeforeTheDevice(t *testing.T) {
 		{"-shapes", "4x4"}, {"-shapes", "4x0x4"}, {"-shapes", "axbxc"}, {"-sizes", "0"},
 		{"-layouts", "nx"}, {"-layouts", "nn,nn"}, {"-layouts", ""}, {"-families", "sgemm,dgemm"},
 		{"-iters", "0"}, {"-filter", "("}, {"-sizes", "", "-families", "hgemm"}, {"extra"},
-		{"-gf-sizes", "-1"}, {"-noise-k", "-1"}, {"-ladder-n", "-1"},
+		{"-gf-sizes", "-1"}, {"-noise-k", "-1"}, {"-ladder-n", "-1"}, {"-engine-tune", "-2"},
 	} {
 		fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
@@ -85,14 +85,16 @@ func TestParseArgsDefaultsAndShapes(t *testing.T) {
 	assert.Len(t, cfg.layouts, 4)
 	assert.Equal(t, 4096, cfg.ladderN, "the ladder runs at 4096^3 by default")
 	assert.False(t, cfg.rule, "the rule's picks are timed only when asked for")
+	assert.Zero(t, cfg.engineTune, "no tuned engine unless asked for")
 	for _, f := range families {
 		assert.True(t, cfg.families[f], f)
 	}
 
 	cfg, err = parseArgs(flag.NewFlagSet("bench", flag.ContinueOnError),
-		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm", "-rule"})
+		[]string{"-sizes", "35", "-shapes", "4096x4096x4096, 8192X128x8192", "-layouts", "tn,nn", "-families", "hgemm", "-rule", "-engine-tune", "3"})
 	require.NoError(t, err)
 	assert.True(t, cfg.rule)
+	assert.Equal(t, 3, cfg.engineTune)
 	assert.Equal(t, []shape{{35, 35, 35}, {4096, 4096, 4096}, {8192, 128, 8192}}, cfg.shapes)
 	assert.Equal(t, [][2]gemm.Order{{gemm.ColMajor, gemm.RowMajor}, {gemm.RowMajor, gemm.RowMajor}}, cfg.layouts)
 	assert.Equal(t, map[string]bool{"hgemm": true}, cfg.families)
