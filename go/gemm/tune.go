@@ -189,7 +189,7 @@ func (e *Engine) timeCandidates(cands []candidate, dt DType, s *cuda.Stream, alp
 	// element-wise stores) as the caller's C would; zeros, read where beta
 	// is not 0.
 	off := c.Offset % VectorElems(dt)
-	buf, err := e.dev.Alloc((off + c.span()) * dt.Size())
+	buf, err := e.dev.Alloc(ceilDiv((off+c.span())*dt.Size(), 4) * 4) // whole words, which Fill32 clears
 	if err != nil {
 		return nil, fmt.Errorf("gemm: Tune: a scratch C: %w", err)
 	}
