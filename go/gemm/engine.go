@@ -127,8 +127,9 @@ type Engine struct {
 	// reset it (setTable).
 	picksMu sync.RWMutex
 	picks   map[pickKey]picked
-	// Tune's choices, by problem: they take precedence over picks and are
-	// never dropped (one per problem the caller tuned).
+	// Tune's choices, by problem: they take precedence over picks and stay
+	// when picks starts over (one per problem the caller tuned); setTable
+	// forgets them.
 	tuned map[pickKey]picked
 
 	// The table's predictors (tuning.NewPredictor), made on first use:

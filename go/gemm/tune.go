@@ -73,14 +73,14 @@ type Tuning struct {
 // alignment, which Tune allocates and frees. It waits for s, so it cannot
 // run while s is captured into a graph: tune first, then capture.
 //
-// Which instances it times: TuneOptions. Each is launched once, then
-// timed in Rounds rounds, a round timing every candidate once in turn,
-// each over at least 0.2 ms of launches between two events on s; the
-// operands are the caller's, so a problem small enough for the L2 runs
-// from it after the first launch, as it would when called again and again.
-// The choice holds until a table is swapped in tests; tuning the problem
-// again replaces it. Tune accumulates in fp32 (GEMM, SGEMM, HGEMM), not
-// in fp16 (GEMMAcc).
+// Which instances it times: TuneOptions. Each is launched once to warm
+// up and once more to size its spans, then timed in Rounds rounds, a round
+// timing every candidate once in turn, each over at least 0.2 ms of
+// launches between two events on s; the operands are the caller's, so a
+// problem small enough for the L2 runs from it after the first launch, as
+// it would when called again and again. The choice holds for the engine's
+// life; tuning the problem again replaces it. Tune accumulates in fp32
+// (GEMM, SGEMM, HGEMM), not in fp16 (GEMMAcc).
 func (e *Engine) Tune(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta float32, c Matrix, opt TuneOptions) (Tuning, error) {
 	if e == nil {
 		return Tuning{}, errors.New("gemm: nil *Engine")

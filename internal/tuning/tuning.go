@@ -271,12 +271,8 @@ func (p *Predictor) efficiency(q Point, i int) float64 {
 // Predict is the package's Predict on the predictor's grid and alignment.
 func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
-	for _, class := range [][]Point{p.pool, p.unaligned} {
-		for _, q := range class {
-			if q.M == m && q.N == n && q.K == k {
-				return p.g.Instances[q.Best()], q.Ms[q.Best()], true
-			}
-		}
+	if q, ok := p.measuredAt(m, n, k); ok {
+		return p.g.Instances[q.Best()], q.Ms[q.Best()], true
 	}
 	if len(p.pool) == 0 {
 		return "", 0, false
@@ -312,17 +308,12 @@ type Prediction struct {
 func (p *Predictor) Ranking(m, n, k int) []Prediction {
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
 	var times []float64
-	for _, class := range [][]Point{p.pool, p.unaligned} {
-		for _, q := range class {
-			if times == nil && q.M == m && q.N == n && q.K == k {
-				times = q.Ms
-			}
-		}
-	}
-	if times == nil {
-		if len(p.pool) == 0 {
-			return nil
-		}
+	switch q, ok := p.measuredAt(m, n, k); {
+	case ok:
+		times = q.Ms
+	case len(p.pool) == 0:
+		return nil
+	default:
 		times, _ = p.times(m, n, k)
 	}
 	var out []Prediction
@@ -339,6 +330,18 @@ func (p *Predictor) Ranking(m, n, k int) []Prediction {
 	}
 	slices.SortStableFunc(out, func(a, b Prediction) int { return cmp.Compare(a.Ms, b.Ms) })
 	return out
+}
+
+// measuredAt is the grid's point at M x N x K, where it measured that shape.
+func (p *Predictor) measuredAt(m, n, k int) (Point, bool) {
+	for _, class := range [][]Point{p.pool, p.unaligned} {
+		for _, q := range class {
+			if q.M == m && q.N == n && q.K == k {
+				return q, true
+			}
+		}
+	}
+	return Point{}, false
 }
 
 // times is every instance's predicted time at M x N x K, a shape the grid
