@@ -111,10 +111,6 @@ func (e *Engine) Tune(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta
 		}
 	}
 	sms := e.dev.Info().Multiprocessors
-	_, usual, err := e.chooseFor(sms, dt, F32, a.Order, b.Order, m, n, k)
-	if err != nil {
-		return Tuning{}, err
-	}
 	cands, err := e.tuneCandidates(sms, dt, a.Order, b.Order, m, n, k, opt)
 	if err != nil {
 		return Tuning{}, err
@@ -124,7 +120,9 @@ func (e *Engine) Tune(dt DType, s *cuda.Stream, alpha float32, a, b Matrix, beta
 		return Tuning{}, err
 	}
 	best := cands[slices.IndexFunc(cands, func(x candidate) bool { return x.kern.Name == times[0].Name })].kern
-	choice := Choice{Name: best.Name, Source: Tuned, Heuristic: usual.Heuristic}
+	// What the rule alone would run, as Choice says for every source.
+	h := pickTiling(e.ranked[rankKey{dt, F32, a.Order, b.Order}], m, n, k, sms)
+	choice := Choice{Name: best.Name, Source: Tuned, Heuristic: h.Name}
 	e.picksMu.Lock()
 	if e.tuned == nil {
 		e.tuned = map[pickKey]picked{}

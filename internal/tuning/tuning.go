@@ -285,11 +285,17 @@ func (p *Predictor) Predict(m, n, k int) (name string, ms float64, ok bool) {
 		}
 	}
 	if best < 0 {
-		q := ns[0].p
-		best = q.Best()
-		bestMs = p.models[best].ms(p.g.SMs, m, n, k) / p.efficiency(q, best)
+		best, bestMs = p.fallback(ns, m, n, k)
 	}
 	return p.g.Instances[best], bestMs, true
+}
+
+// fallback is the pick where no instance has a prediction (none measured at
+// every neighbour): the nearest point's fastest, at its efficiency there.
+func (p *Predictor) fallback(ns []near, m, n, k int) (int, float64) {
+	q := ns[0].p
+	best := q.Best()
+	return best, p.models[best].ms(p.g.SMs, m, n, k) / p.efficiency(q, best)
 }
 
 // Prediction is one instance's time at a shape, in milliseconds: measured
@@ -308,13 +314,14 @@ type Prediction struct {
 func (p *Predictor) Ranking(m, n, k int) []Prediction {
 	m, n, k = max(m, 1), max(n, 1), max(k, 1)
 	var times []float64
+	var ns []near
 	switch q, ok := p.measuredAt(m, n, k); {
 	case ok:
 		times = q.Ms
 	case len(p.pool) == 0:
 		return nil
 	default:
-		times, _ = p.times(m, n, k)
+		times, ns = p.times(m, n, k)
 	}
 	var out []Prediction
 	for i, ms := range times {
@@ -322,11 +329,9 @@ func (p *Predictor) Ranking(m, n, k int) []Prediction {
 			out = append(out, Prediction{p.g.Instances[i], ms})
 		}
 	}
-	if len(out) == 0 {
-		if name, ms, ok := p.Predict(m, n, k); ok {
-			return []Prediction{{name, ms}}
-		}
-		return nil
+	if len(out) == 0 { // nothing predicted (a measured shape always has times)
+		i, ms := p.fallback(ns, m, n, k)
+		return []Prediction{{p.g.Instances[i], ms}}
 	}
 	slices.SortStableFunc(out, func(a, b Prediction) int { return cmp.Compare(a.Ms, b.Ms) })
 	return out
