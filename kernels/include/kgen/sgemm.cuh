@@ -14,8 +14,8 @@
 // shared memory with cp.async into a ring of STAGES buffers in dynamic shared
 // memory (STAGES - 1 tiles in flight while one is multiplied, one barrier per
 // k tile; the copies of the tile STAGES - 1 ahead issued as a tile starts,
-// or late in it, at its last k step: Config::kCopyPlace), holding no
-// registers for the copies. The shared layout stays k-major for both
+// late in it, at its last k step, or a share in each k step:
+// Config::kCopyPlace), holding no registers for the copies. The shared layout stays k-major for both
 // operands, so the fragment reads are the same: an operand
 // stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
 // a 16-byte copy cannot transpose) 4 bytes at a time, each element straight to
@@ -242,16 +242,21 @@ struct AsyncLoader {
   // copy_vec copies the next tile, which lies wholly inside the matrix, to
   // the stage at shared address stage; 16-byte copies need 16-byte aligned
   // rows.
-  __device__ void copy_vec(uint32_t stage) {
+  // With STEPS > 1 it issues the share of k step `step` (of STEPS) alone,
+  // copy i at step i * STEPS / kCopies, and moves to the next tile after
+  // the last step's (kCopiesSpread).
+  template <int STEPS = 1>
+  __device__ void copy_vec(uint32_t stage, int step = 0) {
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
+      if (i * STEPS / kCopies != step) continue;
       if (K_CONTIG) {
         cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
       } else {
         cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
       }
     }
-    g += g_tile;
+    if (step == STEPS - 1) g += g_tile;
   }
 
   // The element path: 4-byte copies of tiles inside the matrix's k range,
@@ -277,13 +282,15 @@ struct AsyncLoader {
   }
 
   // copy_elem copies the next tile to the stage at shared address stage, 4
-  // bytes at a time.
-  __device__ void copy_elem(uint32_t stage) {
+  // bytes at a time (with STEPS > 1 k step step's share, as copy_vec).
+  template <int STEPS = 1>
+  __device__ void copy_elem(uint32_t stage, int step = 0) {
 #pragma unroll
     for (int i = 0; i < kElems; ++i) {
+      if (i * STEPS / kElems != step) continue;
       cp_async4(stage + s_off + i * kElemStride * kRow * 4, g + i * g_stride, true);
     }
-    g += g_tile;
+    if (step == STEPS - 1) g += g_tile;
   }
 
   // copy_checked copies element by element, zeros outside the matrix.
@@ -306,8 +313,9 @@ struct AsyncLoader {
 // kCopiesFirst before the tile's first fragment reads (with the mbarrier
 // ring, after the previous tile's multiply-adds); kCopiesBeforeLastStep
 // before its last k step's fragment reads; kCopiesLate after them, before
-// that step's multiply-adds.
-enum CopyPlace { kCopiesFirst, kCopiesBeforeLastStep, kCopiesLate };
+// that step's multiply-adds; kCopiesSpread a share in every k step, after
+// its fragment reads (AsyncLoader's copy_vec and copy_elem with STEPS).
+enum CopyPlace { kCopiesFirst, kCopiesBeforeLastStep, kCopiesLate, kCopiesSpread };
 
 // Config fixes one instance: tiles, occupancy hint, whether 16-byte global
 // accesses are allowed, the storage orders of A and B, the pipeline depth
@@ -463,11 +471,33 @@ struct Config {
       kAsync && BM == 128 && BN == 128 && BK == 16 && TM == 8 && TN == 8 && LANE_MAP_ == 1;
   static constexpr bool kTile8x16 = kAsync && BK == 16 && TM == 8 && TN == 16 && LANE_MAP_ == 0 && FMA_ORDER_ == 0;
   static constexpr bool kSplitNotTn = SPLIT_K_ > 1 && (kAKContig || kBKContig);
+  // - kCopiesSpread: the 64x64x8 tile of 8x4 threads in 4 stages
+  //   synchronised by the barrier (split to fill the GPU in every layout,
+  //   whole in tn), a share of the copies after each k step's fragment
+  //   reads, as cuBLAS's xmma kernels interleave theirs with the FFMAs
+  //   (with the copies first, Nsight Compute's per-instruction samples of
+  //   the small tiles show their warps waiting on the burst of copies and
+  //   their 64-bit address chains). Against copies first, in one run of
+  //   each: 1.035x faster by geometric mean over 13 mid-size, narrow and
+  //   square shapes in every layout (0.97-1.15x), and out of sample, at
+  //   14 random shapes of seed 58 in every layout, split 1.034x (45 of 56
+  //   faster; 0.97-1.18x), whole 1.043x (44 of 56; 0.97-1.11x). Spread,
+  //   the other small tiles ran slower: the 128x32x16, 32x128x16,
+  //   64x64x16 and 64x128x16 tiles in 3 stages (0.92-0.98x by geometric
+  //   mean; in 4 stages too), the 4x8 threads' 64x64x8 tile split (0.997x),
+  //   the 64x64x8 tile with the mbarrier ring (0.993x) (bench/harness/
+  //   sgemm_spread.cu, bench/results/h200-2026-12-01-session58.md).
+  static constexpr bool kTile64x64x8Barrier =
+      kAsync && BM == 64 && BN == 64 && BK == 8 && TM == 8 && TN == 4 && !kRing;
+  // With kCopiesSpread the copies go a share in each of the first
+  // kSpreadSteps k steps of a tile (a harness may shadow it).
+  static constexpr int kSpreadSteps = BK_;
   static constexpr CopyPlace kCopyPlace =
       kTile8x8ByColumns && FMA_ORDER_ == 1                  ? kCopiesLate
       : kTile8x8ByColumns && FMA_ORDER_ == 2 && kSplitNotTn ? kCopiesLate
       : kTile8x16 && SPLIT_K_ > 1                           ? kCopiesLate
       : kTile8x16                                           ? kCopiesBeforeLastStep
+      : kTile64x64x8Barrier                                 ? kCopiesSpread
                                                               : kCopiesFirst;
   // With kMovedKernel a problem whose edge tiles all move inside C and all
   // take kVectors' copies (M and N multiples of 4 but not of the tile, e.g.
@@ -613,7 +643,7 @@ __device__ __forceinline__ void thread_offsets(int& a_off, int& b_off) {
 
 // Nothing is a step that does nothing (multiply_tile's copies).
 struct Nothing {
-  __device__ void operator()() const {}
+  __device__ void operator()(int = -1) const {}
 };
 
 // Fragments of one k step: a thread's TM values of A and TN values of B,
@@ -644,6 +674,7 @@ __device__ __forceinline__ void multiply_tile(const float* sA, const float* sB, 
       b[g * 4 + 0] = t.x, b[g * 4 + 1] = t.y, b[g * 4 + 2] = t.z, b[g * 4 + 3] = t.w;
     }
     if (K::kCopyPlace == kCopiesLate && kk == K::BK - 1) copies();
+    if (K::kCopyPlace == kCopiesSpread && kk < K::kSpreadSteps) copies(kk);
     // Quadrants of QM x QN in turn (order 2: 4x4; else the whole tile),
     // each row by row, odd rows reversed unless the order is 0.
     constexpr int QM = K::kFmaOrder == 2 ? 4 : K::TM, QN = K::kFmaOrder == 2 ? 4 : K::TN;
@@ -937,21 +968,35 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
     }
   }
   const uint32_t sa = smem_addr(smem_a), sb = smem_addr(smem_b);
-  // issue copies tile t (counted from kt_begin; the fast path's tiles in
-  // order, one call each) into ring slot slot.
-  auto issue = [&](int t, int slot) {
-    if (PATH != kChecked) {
-      if (kRunsA) {
-        la.copy_vec(sa + slot * K::kStageA * 4);
-      } else {
-        la.copy_elem(sa + slot * K::kStageA * 4);
-      }
-      if (kRunsB) {
-        lb.copy_vec(sb + slot * K::kStageB * 4);
-      } else {
-        lb.copy_elem(sb + slot * K::kStageB * 4);
-      }
+  // issue_step issues k step step's share of the fast paths' copies of a
+  // tile into ring slot slot: with kCopiesSpread a share in each of the
+  // first kSpreadSteps steps, else all of them at step 0.
+  constexpr int kSteps = K::kCopyPlace == kCopiesSpread ? K::kSpreadSteps : 1;
+  auto issue_step = [&](int slot, int step) {
+    if (kRunsA) {
+      la.template copy_vec<kSteps>(sa + slot * K::kStageA * 4, step);
     } else {
+      la.template copy_elem<kSteps>(sa + slot * K::kStageA * 4, step);
+    }
+    if (kRunsB) {
+      lb.template copy_vec<kSteps>(sb + slot * K::kStageB * 4, step);
+    } else {
+      lb.template copy_elem<kSteps>(sb + slot * K::kStageB * 4, step);
+    }
+  };
+  // issue copies tile t (counted from kt_begin; the fast path's tiles in
+  // order, one call each) into ring slot slot: k step step's share of its
+  // copies (multiply_tile's with kCopiesSpread; the checked path's all at
+  // step 0), or all of them (step -1).
+  auto issue = [&](int t, int slot, int step = -1) {
+    if (PATH != kChecked) {
+      if (step >= 0) {
+        issue_step(slot, step);
+      } else {
+#pragma unroll
+        for (int k = 0; k < kSteps; ++k) issue_step(slot, k);
+      }
+    } else if (step <= 0) {
       const int k0 = (kt_begin + t) * K::BK;
       LA::copy_checked(op_a, m0, k0, M, Kd, smem_a + slot * K::kStageA, tid);
       LB::copy_checked(op_b, n0, k0, N, Kd, smem_b + slot * K::kStageB, tid);
@@ -992,12 +1037,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       mbar_wait(full + 8 * slot, phase);
       // Tile t + S - 1 into tile t - 1's slot, once every thread is done
       // with that (tile 0 has no predecessor: slot S - 1 is still empty).
-      auto refill = [&] {
+      auto refill = [&](int step = -1) {
         if (t + S - 1 < n) {
           const int to = slot == 0 ? S - 1 : slot - 1;
-          if (t > 0) mbar_wait(empty + 8 * to, slot == 0 ? phase ^ 1 : phase);
-          issue(t + S - 1, to);
-          mbar_arrive_on_copies(full + 8 * to);
+          if (t > 0 && step <= 0) mbar_wait(empty + 8 * to, slot == 0 ? phase ^ 1 : phase);
+          issue(t + S - 1, to, step);
+          if (step < 0 || step == K::kSpreadSteps - 1) mbar_arrive_on_copies(full + 8 * to);
         }
       };
       // Unless K::kCopyPlace puts it first, multiply_tile runs the refill
@@ -1029,9 +1074,9 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       // the one refilled next.
       cp_async_wait<S - 2>();
       __syncthreads();
-      auto refill = [&] {
-        if (t + S - 1 < n) issue(t + S - 1, write_slot);
-        cp_async_commit();
+      auto refill = [&](int step = -1) {
+        if (t + S - 1 < n) issue(t + S - 1, write_slot, step);
+        if (step < 0 || step == K::kSpreadSteps - 1) cp_async_commit();
       };
       if constexpr (K::kCopyPlace == kCopiesFirst) refill();
       multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc, refill);
