@@ -15,8 +15,9 @@
 // memory (STAGES - 1 tiles in flight while one is multiplied, one barrier per
 // k tile; the copies of the tile STAGES - 1 ahead issued as a tile starts,
 // late in it, at its last k step, or a share in each k step:
-// Config::kCopyPlace), holding no registers for the copies. The shared layout stays k-major for both
-// operands, so the fragment reads are the same: an operand
+// Config::kCopyPlace), holding no registers for the copies. The shared
+// layout stays k-major for both operands, so the fragment reads are the
+// same: an operand
 // stored m/n-contiguous is copied 16 bytes at a time, a k-contiguous one (which
 // a 16-byte copy cannot transpose) 4 bytes at a time, each element straight to
 // its transposed slot; partial tiles zero-fill through the copy's source size.
@@ -970,8 +971,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   const uint32_t sa = smem_addr(smem_a), sb = smem_addr(smem_b);
   // issue_step issues k step step's share of the fast paths' copies of a
   // tile into ring slot slot: with kCopiesSpread a share in each of the
-  // first kSpreadSteps steps, else all of them at step 0.
+  // first kSpreadSteps steps, else all of them at step 0. A refill's first
+  // share waits for its slot, its last one arrives or commits; step -1
+  // (every share at once) is both.
   constexpr int kSteps = K::kCopyPlace == kCopiesSpread ? K::kSpreadSteps : 1;
+  const auto first_share = [](int step) { return step <= 0; };
+  const auto last_share = [](int step) { return step < 0 || step == kSteps - 1; };
   auto issue_step = [&](int slot, int step) {
     if (kRunsA) {
       la.template copy_vec<kSteps>(sa + slot * K::kStageA * 4, step);
@@ -996,7 +1001,7 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
 #pragma unroll
         for (int k = 0; k < kSteps; ++k) issue_step(slot, k);
       }
-    } else if (step <= 0) {
+    } else if (first_share(step)) {
       const int k0 = (kt_begin + t) * K::BK;
       LA::copy_checked(op_a, m0, k0, M, Kd, smem_a + slot * K::kStageA, tid);
       LB::copy_checked(op_b, n0, k0, N, Kd, smem_b + slot * K::kStageB, tid);
@@ -1040,9 +1045,9 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       auto refill = [&](int step = -1) {
         if (t + S - 1 < n) {
           const int to = slot == 0 ? S - 1 : slot - 1;
-          if (t > 0 && step <= 0) mbar_wait(empty + 8 * to, slot == 0 ? phase ^ 1 : phase);
+          if (t > 0 && first_share(step)) mbar_wait(empty + 8 * to, slot == 0 ? phase ^ 1 : phase);
           issue(t + S - 1, to, step);
-          if (step < 0 || step == K::kSpreadSteps - 1) mbar_arrive_on_copies(full + 8 * to);
+          if (last_share(step)) mbar_arrive_on_copies(full + 8 * to);
         }
       };
       // Unless K::kCopyPlace puts it first, multiply_tile runs the refill
@@ -1076,7 +1081,7 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
       __syncthreads();
       auto refill = [&](int step = -1) {
         if (t + S - 1 < n) issue(t + S - 1, write_slot, step);
-        if (step < 0 || step == K::kSpreadSteps - 1) cp_async_commit();
+        if (last_share(step)) cp_async_commit();
       };
       if constexpr (K::kCopyPlace == kCopiesFirst) refill();
       multiply_tile<K>(smem_a + read_slot * K::kStageA, smem_b + read_slot * K::kStageB, a_off, b_off, acc, refill);
