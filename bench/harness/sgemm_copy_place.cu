@@ -13,16 +13,10 @@
 //   /tmp/place 768x768x768,1024x1024x1024,2048x2048x2048
 #include "bench/harness/sgemm_harness.h"
 
-using kgen::sgemm::CopyPlace;
 using kgen::sgemm::kCopiesBeforeLastStep;
 using kgen::sgemm::kCopiesFirst;
 using kgen::sgemm::kCopiesLate;
 
-// Placed is the tile Base with its copies issued at P.
-template <CopyPlace P, class Base>
-struct Placed : Base {
-  static constexpr CopyPlace kCopyPlace = P;
-};
 // Tile8x16 is the spec's 8x16 thread tile of BM x BN x 16 in this build's layout (64x64 warps, 3 stages, lanes and
 // FFMAs by row), SPLIT-way split (FILL: up to SPLIT, the fewest whose launch finishes first).
 template <int BM, int BN, int SPLIT, bool FILL>
@@ -33,8 +27,7 @@ template <int ORDER, int SPLIT, bool FILL>
 using Tile8x8 = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, SPLIT, 1, ORDER, false, FILL, kRing>;
 
 // VAR is the tile of its last arguments with its copies at P.
-#define VAR(name, P, ...) \
-  Variant { name, kgen::sgemm::launch<Placed<P, __VA_ARGS__>>, kgen::workspace_bytes<Placed<P, __VA_ARGS__>> }
+#define VAR(name, P, ...) TYPE_VARIANT(name, Placed<P, __VA_ARGS__>)
 // PLACES is a tile's three variants, one per place.
 #define PLACES(name, ...)                                                                                  \
   VAR(name " first", kCopiesFirst, __VA_ARGS__), VAR(name " before", kCopiesBeforeLastStep, __VA_ARGS__), \

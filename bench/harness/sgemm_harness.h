@@ -47,12 +47,19 @@ struct Variant {
 
 // LayoutCfg is a kgen::sgemm::Config of this build's layout with 16-byte global access and, after the block, warp and
 // thread tiles and the blocks an SM (MB), the stages, splits, lane map, FFMA order, cluster sum, fill splits, ring
-// and tail in the order Config takes them; CFG_VARIANT(name, ...) is a Variant of LayoutCfg<...>.
+// and tail in the order Config takes them. TYPE_VARIANT(name, ...) is a Variant of the Config type ..., CFG_VARIANT(name,
+// ...) one of LayoutCfg<...>.
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
           bool CL = false, bool FILL = false, bool R = false, int TAIL = kgen::sgemm::kTailWhole>
 using LayoutCfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R, TAIL>;
-#define CFG_VARIANT(name, ...) \
-  Variant { name, kgen::sgemm::launch<LayoutCfg<__VA_ARGS__>>, kgen::workspace_bytes<LayoutCfg<__VA_ARGS__>> }
+#define TYPE_VARIANT(name, ...) \
+  Variant { name, kgen::sgemm::launch<__VA_ARGS__>, kgen::workspace_bytes<__VA_ARGS__> }
+#define CFG_VARIANT(name, ...) TYPE_VARIANT(name, LayoutCfg<__VA_ARGS__>)
+// Placed is the tile Base with its copies of the tiles ahead issued at P (Config::kCopyPlace).
+template <kgen::sgemm::CopyPlace P, class Base>
+struct Placed : Base {
+  static constexpr kgen::sgemm::CopyPlace kCopyPlace = P;
+};
 // SpecTile is the spec's 128x128x16 tile of this build's layout, whole (lanes by column, rows_zigzag, kRing).
 using SpecTile = LayoutCfg<128, 128, 16, 32, 64, 8, 8, 1, 3, 1, 1, 1, false, false, kRing>;
 

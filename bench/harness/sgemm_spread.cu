@@ -17,13 +17,10 @@
 // First is the tile Base with its copies first (kgen::sgemm::kCopiesFirst), as the 64x64x8 tile of 8x4 threads had
 // them when these calls ran: since then Config spreads them.
 template <class Base>
-struct First : Base {
-  static constexpr kgen::sgemm::CopyPlace kCopyPlace = kgen::sgemm::kCopiesFirst;
-};
+using First = Placed<kgen::sgemm::kCopiesFirst, Base>;
 // Spread is the tile Base with its copies spread over its first STEPS k steps.
 template <class Base, int STEPS = Base::BK>
-struct Spread : Base {
-  static constexpr kgen::sgemm::CopyPlace kCopyPlace = kgen::sgemm::kCopiesSpread;
+struct Spread : Placed<kgen::sgemm::kCopiesSpread, Base> {
   static constexpr int kSpreadSteps = STEPS;
 };
 
@@ -42,8 +39,7 @@ template <int S>
 using T64x128 = LayoutCfg<64, 128, 16, 32, 64, 8, 8, 3, S, 32, 1, 0, false, true, kRing>;
 using T128x64 = LayoutCfg<128, 64, 8, 64, 32, 8, 8, 3, 4>;
 
-#define V1(name, ...) \
-  Variant { name, kgen::sgemm::launch<__VA_ARGS__>, kgen::workspace_bytes<__VA_ARGS__> }
+#define V1 TYPE_VARIANT
 
 #if SET == 2
 // Call 7: the 64x64x8 tiles split to fill the GPU (threads of 8x4 and of 4x8) and whole (4x8), copies first or
