@@ -154,13 +154,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -190,13 +191,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -223,13 +225,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f.o \
+	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -259,13 +262,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm80/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -403,13 +407,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -439,13 +444,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -472,13 +478,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f.o \
+	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -508,13 +515,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm86/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -652,13 +660,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -688,13 +697,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -721,13 +731,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f.o \
+	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -757,13 +768,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm89/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -913,13 +925,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -949,13 +962,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_nt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -982,13 +996,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x128x8_w32x64_t8x8_s4_o2_k4_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f.o \
+	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tn_f32_b64x64x8_w32x32_t4x8_s4_o4.o \
@@ -1018,13 +1033,14 @@ KGEN_KERNEL_OBJS := \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k32f.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4.o \
-	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb.o \
+	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f_mb.o \
 	$(KGEN_BUILD)/sm90/sgemm_tt_f32_b64x64x8_w32x32_t4x8_s4_o4.o \

@@ -845,11 +845,11 @@ int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -881,11 +881,17 @@ int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1061,11 +1067,11 @@ int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1097,11 +1103,17 @@ int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1259,11 +1271,11 @@ int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1295,11 +1307,17 @@ int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1475,11 +1493,11 @@ int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm86(int device, int m, 
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
@@ -1511,11 +1529,17 @@ int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm86(int device, int m, int
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 int kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
-/* sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb: C = alpha * A * B + beta * C. */
-int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
-int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+/* sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+
+/* sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb: C = alpha * A * B + beta * C. */
+int kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
+int kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);
 
 /* sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb: C = alpha * A * B + beta * C. */
 int kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(int device, int m, int n, int k, float alpha, const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc, float* workspace, int64_t workspace_bytes, void* stream);

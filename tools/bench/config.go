@@ -145,18 +145,27 @@ func parseShapes(sizes, list string) ([]shape, error) {
 			out.add(shape{n, n, n})
 		}
 	}
+	if err := out.addList("-shapes", list); err != nil {
+		return nil, err
+	}
+	return out.list, nil
+}
+
+// addList adds the MxNxK shapes of list, comma-separated (empty: none),
+// that flag named, each once.
+func (l *shapeList) addList(flag, list string) error {
 	if strings.TrimSpace(list) == "" {
-		return out.list, nil
+		return nil
 	}
 	for _, f := range strings.Split(list, ",") {
 		f = strings.TrimSpace(f)
 		d, ok := dims(strings.ToLower(f), 3)
 		if !ok {
-			return nil, fmt.Errorf("-shapes: %q is not MxNxK with three positive integers", f)
+			return fmt.Errorf("%s: %q is not MxNxK with three positive integers", flag, f)
 		}
-		out.add(shape{d[0], d[1], d[2]})
+		l.add(shape{d[0], d[1], d[2]})
 	}
-	return out.list, nil
+	return nil
 }
 
 // dims reads want positive integers joined by "x" ("4096x4096x128").

@@ -39,6 +39,7 @@ var (
 	tuneSeed     = flag.Uint64("tune-seed", 1, "seed of -tune's random shapes")
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
 	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
+	tuneOwn      = flag.String("tune-shapes", "", "shapes MxNxK,... that -tune measures instead of -tune-grid's (and none between them): the shapes your program runs. With -tune-add, a previous tune's -tune-raw file, the table holds them beside that tune's shapes")
 	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it")
 )
 
@@ -70,6 +71,10 @@ func runTune(iters, warmup int, filter string) error {
 	if iters < 1 || warmup < 0 {
 		return errors.New("-iters must be at least 1 and -warmup at least 0")
 	}
+	grid, between, err := runShapes(*tuneGrid, *tuneOwn, random, *tuneSeed)
+	if err != nil {
+		return err
+	}
 	b, err := newBencher(config{iters: iters, warmup: warmup, minSpanMs: 1, filter: re}, os.Stdout)
 	if err != nil {
 		return err
@@ -87,10 +92,6 @@ func runTune(iters, warmup int, filter string) error {
 	}
 	if len(insts) == 0 {
 		return fmt.Errorf("-tune: no instance of %s matches -filter %q on this GPU", strings.Join(families, ", "), filter)
-	}
-	grid, between, err := tuneShapes(*tuneGrid, random, *tuneSeed)
-	if err != nil {
-		return err
 	}
 	shapes := append(slices.Clone(grid), between...)
 	info := b.dev.Info()

@@ -131,6 +131,18 @@ func tuneShapes(name string, random int, seed uint64) (grid, between []shape, er
 	return grid, off.list, nil
 }
 
+// runShapes is what a -tune run measures: own's shapes (-tune-shapes)
+// alone where it names any, none between them, else tuneShapes of the
+// named grid.
+func runShapes(name, own string, random int, seed uint64) (grid, between []shape, err error) {
+	if strings.TrimSpace(own) == "" {
+		return tuneShapes(name, random, seed)
+	}
+	var l shapeList
+	err = l.addList("-tune-shapes", own)
+	return l.list, nil, err
+}
+
 // gridShapes returns the named grid's own shapes.
 func gridShapes(name string) ([]shape, error) {
 	g, ok := tuneGrids[name]

@@ -15,6 +15,22 @@ import (
 	"github.com/kgen-gpu/kgen/internal/tuning"
 )
 
+func TestRunShapes(t *testing.T) {
+	grid, between, err := runShapes("full", " 2122x282x224, 1097X155x890,2122x282x224", 8, 25)
+	require.NoError(t, err)
+	assert.Equal(t, []shape{{2122, 282, 224}, {1097, 155, 890}}, grid, "-tune-shapes alone, each once")
+	assert.Empty(t, between)
+	_, _, err = runShapes("full", "2122x282", 8, 25)
+	assert.ErrorContains(t, err, `-tune-shapes: "2122x282" is not MxNxK`)
+	_, _, err = runShapes("full", "0x5x5", 8, 25)
+	assert.ErrorContains(t, err, "-tune-shapes")
+	grid, between, err = runShapes("ragged", "", 0, 1)
+	require.NoError(t, err)
+	g, b, _ := tuneShapes("ragged", 0, 1)
+	assert.Equal(t, g, grid, "without -tune-shapes, the grid's")
+	assert.Equal(t, b, between)
+}
+
 func TestGridShapes(t *testing.T) {
 	for _, name := range []string{"small", "full", "ragged"} {
 		g, err := gridShapes(name)

@@ -1735,26 +1735,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -1855,26 +1855,46 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 80, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 86, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 89, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 90, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -2455,26 +2475,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -2575,26 +2595,46 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 80, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 86, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 89, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 90, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: RowMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3115,26 +3155,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -3235,26 +3275,46 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80},
-	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86},
-	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89},
-	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32256},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true},
-		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm90},
+	{Info: Info{Name: "sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f", Family: "sgemm", Arch: 80, Threads: 64, SharedBytes: 9216},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm80},
+	{Info: Info{Name: "sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f", Family: "sgemm", Arch: 86, Threads: 64, SharedBytes: 9216},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm86},
+	{Info: Info{Name: "sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f", Family: "sgemm", Arch: 89, Threads: 64, SharedBytes: 9216},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm89},
+	{Info: Info{Name: "sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f", Family: "sgemm", Arch: 90, Threads: 64, SharedBytes: 9216},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true},
+		Launch: kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm90},
 	{Info: Info{Name: "sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38400},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: RowMajor, C: RowMajor,
 			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -3835,26 +3895,26 @@ var GEMMs = []GEMM{
 			Block: Tile{128, 256, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4, Pack: true},
 		Launch: kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 32, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 25600},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{128, 64, 8}, Warp: Tile{64, 32, 0}, Thread: Tile{8, 8, 0},
@@ -3955,26 +4015,46 @@ var GEMMs = []GEMM{
 			Block: Tile{256, 128, 16}, Warp: Tile{64, 64, 0}, Thread: Tile{8, 16, 0},
 			Stages: 3, MinBlocksPerSM: 1, SplitK: 4},
 		Launch: kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90},
-	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80},
-	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 86, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86},
-	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 89, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89},
-	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb", Family: "sgemm", Arch: 90, Threads: 128, SharedBytes: 32304},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{32, 128, 16}, Warp: Tile{32, 32, 0}, Thread: Tile{8, 4, 0},
-			Stages: 3, MinBlocksPerSM: 6, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
-		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90},
+			Stages: 3, MinBlocksPerSM: 5, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90},
+	{Info: Info{Name: "sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 80, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80},
+	{Info: Info{Name: "sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 86, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86},
+	{Info: Info{Name: "sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 89, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89},
+	{Info: Info{Name: "sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb", Family: "sgemm", Arch: 90, Threads: 64, SharedBytes: 9280},
+		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
+			Block: Tile{32, 32, 8}, Warp: Tile{32, 16, 0}, Thread: Tile{4, 4, 0},
+			Stages: 4, MinBlocksPerSM: 12, SplitK: 32, SplitFill: true, Sync: "mbarrier"},
+		Launch: kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90},
 	{Info: Info{Name: "sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb", Family: "sgemm", Arch: 80, Threads: 128, SharedBytes: 38448},
 		Tiling: GEMMTiling{Elem: ElemF32, Acc: ElemF32, MMA: false, A: ColMajor, B: ColMajor, C: RowMajor,
 			Block: Tile{64, 128, 16}, Warp: Tile{32, 64, 0}, Thread: Tile{8, 8, 0},
@@ -7057,20 +7137,20 @@ func kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_nn_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -7153,20 +7233,36 @@ func kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
@@ -7633,20 +7729,20 @@ func kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_nt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -7729,20 +7825,36 @@ func kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_nt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_nt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_nt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
@@ -8161,20 +8273,20 @@ func kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b128x256x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -8257,20 +8369,36 @@ func kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tn_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tn_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_sm80(p *GEMMParams) int {
@@ -8737,20 +8865,20 @@ func kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(p *GEMMParams) int
 	return int(C.kgen_sgemm_tt_f32_b128x256x16_w64x64_t8x16_s3_k4_pk_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b128x32x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b128x64x8_w64x32_t8x8_s4_o3_sm80(p *GEMMParams) int {
@@ -8833,20 +8961,36 @@ func kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(p *GEMMParams) int {
 	return int(C.kgen_sgemm_tt_f32_b256x128x16_w64x64_t8x16_s3_k4_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
-func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(p *GEMMParams) int {
-	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o6_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+func kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x128x16_w32x32_t8x4_s3_o5_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm80(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm86(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm89(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
+}
+
+func kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(p *GEMMParams) int {
+	return int(C.kgen_sgemm_tt_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb_sm90(C.int(p.Device), C.int(p.M), C.int(p.N), C.int(p.K), C.float(p.Alpha), (*C.float)(p.A), C.int64_t(p.LDA), (*C.float)(p.B), C.int64_t(p.LDB), C.float(p.Beta), (*C.float)(p.C), C.int64_t(p.LDC), (*C.float)(p.Workspace), C.int64_t(p.WorkspaceBytes), p.Stream))
 }
 
 func kgen_sgemm_tt_f32_b64x128x16_w32x64_t8x8_s3_o3_k32f_lc_mb_sm80(p *GEMMParams) int {
