@@ -662,6 +662,27 @@ var freshShapes = []struct {
 	// at 151, 1.009x by geometric mean, the worst 1.149x (tn 384x1088x128)
 	// (h200-2026-12-01-session57.md; TestTopOfTheRankingOnFreshShapes).
 	{sessionFiftySevenFresh, sessionFiftySix, 57, 40, 38, 1.30, true},
+	// Session 59, the 32x32x8 tile new, the 128x32x16 and 32x128x16 tiles
+	// at 5 blocks an SM: call 2's table (the 17 new or changed instances
+	// tuned, the others' times session 56's) on seed 59's 16 shapes: it
+	// picks within 5% at 48 of 64, 1.041x by geometric mean, the worst
+	// 1.741x (nt 110x3652x2080: the 128x128 tile splitting its tail,
+	// predicted 0.057 ms, ran 0.108 on the element path that every tile of
+	// a C shorter than the tile took; session 60's kEdgesShort).
+	{sessionFiftyNineCall3, sessionFiftyNineCall2, 59, 16, 16, 1.742, true},
+	// Session 59, the committed table (call 2's and 16 narrow shapes, call
+	// 4) on seed 60's 12 shapes: within 5% at 29 of 48, 1.056x by geometric
+	// mean, the worst 1.304x (tt 320x5454x172: the 128x128 tile of 2 stages
+	// predicted 0.022 ms, ran 0.033).
+	{sessionFiftyNineCall5, sessionFiftyNine, 60, 12, 19, 1.305, true},
+	// Session 60, C shorter than a tile one way (gemm_kernel's kEdgesShort,
+	// new): the committed table (session 59's, its 2 such shapes measured
+	// again and 14 more added) on seed 6000's 12 shapes, one side 10 to 125
+	// long, the others 474 to 7801: within 5% at 38 of 48, 1.038x by
+	// geometric mean, the worst 1.314x (nn 13x820x474, a 0.01 ms problem);
+	// session 59's table, on the same times, at 34 (1.061x, the worst
+	// 1.392x).
+	{sessionSixtyCall5, sessionSixty, 6000, 12, 10, 1.315, true},
 }
 
 const (
@@ -675,6 +696,19 @@ const (
 	// and their aligned neighbours).
 	sessionFiftySevenFresh = "../../bench/results/h200-2026-12-01-session57-call2-fresh.json.gz"
 	sessionFiftySevenProbe = "../../bench/results/h200-2026-12-01-session57-call1-probe.json.gz"
+	// Session 59's tables (call 2: the new instances tuned over session
+	// 56's grid; call 4: that and 16 narrow shapes, committed) and the bench
+	// runs of every instance by name at shapes no tune measured with each
+	// compiled in (calls 3 and 5).
+	sessionFiftyNineCall2 = "../../bench/results/h200-2026-12-01-session59-call2-tune-sgemm-merged-raw.json.gz"
+	sessionFiftyNine      = "../../bench/results/h200-2026-12-01-session59-call4-tune-sgemm-added-raw.json.gz"
+	sessionFiftyNineCall3 = "../../bench/results/h200-2026-12-01-session59-call3-dispatch.json.gz"
+	sessionFiftyNineCall5 = "../../bench/results/h200-2026-12-01-session59-call5-dispatch.json.gz"
+	// Session 60's table (session 59's and 16 shapes of C shorter than a
+	// tile one way) and the bench run of every instance at 12 such shapes no
+	// tune measured with it compiled in.
+	sessionSixty      = "../../bench/results/h200-2026-12-01-session60-call5-tune-sgemm-added-raw.json.gz"
+	sessionSixtyCall5 = "../../bench/results/h200-2026-12-01-session60-call5-dispatch.json.gz"
 )
 
 // benchPoints reads a bench -json report's GEMM rows as raw points: each

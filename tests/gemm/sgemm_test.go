@@ -15,10 +15,13 @@ import (
 // edge tiles moved inside by odd rows and columns (257x383x77) and by
 // multiples of 4, where 16-byte copies stay aligned (516x260x84: packed,
 // every tile takes them, and tn's 128x128x16 tiles by columns run the
-// kernel with the moves alone, kgen::sgemm::kEdgesMoved).
+// kernel with the moves alone, kgen::sgemm::kEdgesMoved), and C shorter
+// than most tiles one way and longer the other, with 20 whole k tiles
+// (45x299x333, 299x45x333: every tile past M, or N, takes the element
+// path, whose k-contiguous copies zero-fill the rows past the matrix).
 var shapes = []struct{ M, N, K int }{
-	{1, 1, 1}, {35, 79, 19}, {128, 128, 128}, {257, 383, 77}, {516, 260, 84}, {1000, 1, 4097}, {1024, 1024, 1024},
-	{4096, 4096, 4096},
+	{1, 1, 1}, {35, 79, 19}, {45, 299, 333}, {299, 45, 333}, {128, 128, 128}, {257, 383, 77}, {516, 260, 84},
+	{1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},
 }
 
 // scalings cover beta == 0 (C not read: it holds NaN) and a general case.

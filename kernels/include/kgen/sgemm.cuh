@@ -294,6 +294,45 @@ struct AsyncLoader {
     if (step == STEPS - 1) g += g_tile;
   }
 
+  // The short path (kShortRuns), for a k-contiguous operand whose tiles
+  // may reach past the matrix's mn_total rows or columns: copy_vec's
+  // copies (4 bytes, a warp copying whole runs of k of a few rows) at any
+  // alignment, those of rows past mn_total zero-filled, by one bound a
+  // thread (live: its copies 0 to live - 1 lie inside). The element path
+  // copies such an operand 32 rows a warp instruction, a sector each: on an
+  // H200, where C has fewer rows than the tile (or columns, for B), so that
+  // every tile took it, the 128x128x16 tile ran 1.4x slower than its timing
+  // model (fitted where tiles move inside C) in nn and tt and 1.9x in nt
+  // (both operands k-contiguous), at 110x3652x2080
+  // (bench/results/h200-2026-12-01-session59.md).
+  int live;
+
+  // init_live sets up copy_live for the tiles from k0 of the MN x BK tile at
+  // mn0 (< mn_total) of a matrix of mn_total rows or columns (MN x K view).
+  __device__ void init_live(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int tid) {
+    static_assert(K_CONTIG, "the short path is for a k-contiguous operand");
+    const int mn = tid / BK, k = tid % BK;
+    live = mn0 + mn < mn_total ? min(kCopies, ceil_div(mn_total - mn0 - mn, kStride)) : 0;
+    g = op.at(min(mn0 + mn, mn_total - 1), k0 + k);  // inside the matrix: the source of every copy left out
+    g_stride = kStride * op.ld;
+    g_tile = BK;
+    s_off = static_cast<uint32_t>((k * kRow + mn) * 4);
+  }
+
+  // copy_live copies the next tile to the stage at shared address stage as
+  // copy_vec does, the rows past the matrix zero-filled (with STEPS > 1 k
+  // step step's share, as copy_vec).
+  template <int STEPS = 1>
+  __device__ void copy_live(uint32_t stage, int step = 0) {
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i) {
+      if (i * STEPS / kCopies != step) continue;
+      const bool in = i < live;
+      cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in);
+    }
+    if (step == STEPS - 1) g += g_tile;
+  }
+
   // copy_checked copies element by element, zeros outside the matrix.
   __device__ static void copy_checked(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int k_total,
                                       float* smem, int tid) {
@@ -921,9 +960,13 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 // from a k-contiguous one; kElements, tiles inside the matrices' k range at
 // any alignment, 4 bytes at a time (rows and columns past M or N read ones
 // inside); kRuns, whole tiles at any alignment: a k-contiguous operand's as
-// kVectors copies them, an m/n-contiguous one's as kElements; kChecked,
-// anything, every element's bounds checked (the last, partial k tile).
-enum CopyPath { kChecked, kElements, kRuns, kVectors };
+// kVectors copies them, an m/n-contiguous one's as kElements; kShortRuns,
+// tiles inside the matrices' k range at any alignment that may reach past
+// M or N: a k-contiguous operand's as kVectors copies them, the rows past
+// the matrix zero-filled (AsyncLoader::copy_live), an m/n-contiguous one's
+// as kElements; kChecked, anything, every element's bounds checked (the
+// last, partial k tile).
+enum CopyPath { kChecked, kElements, kRuns, kVectors, kShortRuns };
 
 // fast_rows reports whether an operand's rows allow kVectors' copies:
 // 16-byte ones need 16-byte aligned rows, but the cp.async pipeline copies
@@ -956,14 +999,21 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   // kElements does).
   constexpr bool kRunsA = PATH == kVectors || (PATH == kRuns && K::kAKContig);
   constexpr bool kRunsB = PATH == kVectors || (PATH == kRuns && K::kBKContig);
+  // Whether each operand is copied as copy_live copies it (kShortRuns).
+  constexpr bool kLiveA = PATH == kShortRuns && K::kAKContig;
+  constexpr bool kLiveB = PATH == kShortRuns && K::kBKContig;
   if (PATH != kChecked) {
-    if (kRunsA) {
+    if constexpr (kRunsA) {
       la.init(op_a, m0, kt_begin * K::BK, tid);
+    } else if constexpr (kLiveA) {
+      la.init_live(op_a, m0, kt_begin * K::BK, M, tid);
     } else {
       la.init_elem(op_a, m0, kt_begin * K::BK, M, tid);
     }
-    if (kRunsB) {
+    if constexpr (kRunsB) {
       lb.init(op_b, n0, kt_begin * K::BK, tid);
+    } else if constexpr (kLiveB) {
+      lb.init_live(op_b, n0, kt_begin * K::BK, N, tid);
     } else {
       lb.init_elem(op_b, n0, kt_begin * K::BK, N, tid);
     }
@@ -978,13 +1028,17 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   const auto first_share = [](int step) { return step <= 0; };
   const auto last_share = [](int step) { return step < 0 || step == kSteps - 1; };
   auto issue_step = [&](int slot, int step) {
-    if (kRunsA) {
+    if constexpr (kRunsA) {
       la.template copy_vec<kSteps>(sa + slot * K::kStageA * 4, step);
+    } else if constexpr (kLiveA) {
+      la.template copy_live<kSteps>(sa + slot * K::kStageA * 4, step);
     } else {
       la.template copy_elem<kSteps>(sa + slot * K::kStageA * 4, step);
     }
-    if (kRunsB) {
+    if constexpr (kRunsB) {
       lb.template copy_vec<kSteps>(sb + slot * K::kStageB * 4, step);
+    } else if constexpr (kLiveB) {
+      lb.template copy_live<kSteps>(sb + slot * K::kStageB * 4, step);
     } else {
       lb.template copy_elem<kSteps>(sb + slot * K::kStageB * 4, step);
     }
@@ -1125,8 +1179,16 @@ struct Smem<K, false> {
 // kEdgesMoved is for problems whose moved tiles all lie inside C and take
 // kVectors' copies (both operands' rows allow them, and the moves keep an
 // m/n-contiguous operand's copies aligned: its M or N a multiple of 4): it
-// builds the fast path alone with the moves (Config::kMovedKernel).
-constexpr int kEdgesNone = 0, kEdgesAny = 1, kEdgesRuns = 2, kEdgesMoved = 3;
+// builds the fast path alone with the moves (Config::kMovedKernel). EDGES
+// kEdgesShort is for problems with fewer rows than a tile (M < BM) or fewer
+// columns (N < BN), where no tile takes kVectors' copies, and a
+// k-contiguous operand: every tile copies by kShortRuns (launch decides,
+// edges_kind). Each kind is a kernel of its own: a path built into the
+// kEdgesAny kernel changes how ptxas compiles its fast path, which the
+// problems with moved edge tiles take (kShortRuns built in ran the
+// 64x128x16 tile's at 110x3652x2080 nn and nt 7-8% slower on an H200;
+// bench/results/h200-2026-12-01-session60.md).
+constexpr int kEdgesNone = 0, kEdgesAny = 1, kEdgesRuns = 2, kEdgesMoved = 3, kEdgesShort = 4;
 template <class K, int EDGES = kEdgesNone>
 __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     gemm_kernel(int M, int N, int Kd, float alpha, const float* __restrict__ A, int64_t lda,
@@ -1191,6 +1253,8 @@ __global__ void __launch_bounds__(K::kThreads, K::kMinBlocks)
     const int kt_full = max(kt_begin, min(kt_end, Kd / K::BK));
     if constexpr (EDGES == kEdgesRuns) {
       mainloop_async<K, kRuns>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
+    } else if constexpr (EDGES == kEdgesShort) {
+      mainloop_async<K, kShortRuns>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else if constexpr (EDGES == kEdgesMoved) {
       mainloop_async<K, kVectors>(op_a, op_b, tm0, tn0, M, N, Kd, kt_begin, kt_full, a_off, b_off, smem, acc);
     } else if (vec) {
@@ -1442,6 +1506,10 @@ constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKCo
 // kHasMoved: K builds gemm_kernel<K, kEdgesMoved> (Config::kMovedKernel).
 template <class K>
 constexpr bool kHasMoved = K::kAsync && K::kVecGlobal && K::kMovedKernel;
+// kHasShort: K builds gemm_kernel<K, kEdgesShort>, for a k-contiguous
+// operand on the cp.async pipeline (with none, kShortRuns is kElements).
+template <class K>
+constexpr bool kHasShort = K::kAsync && K::kVecGlobal && (K::kAKContig || K::kBKContig);
 
 // edges_kind is the EDGES of gemm_kernel that launch runs for an M x N
 // problem (M, N > 0): kEdgesNone where every tile lies inside C and both
@@ -1452,7 +1520,12 @@ constexpr bool kHasMoved = K::kAsync && K::kVecGlobal && K::kMovedKernel;
 // 0.94x at 4097^3, kRuns at 0.95x and 1.00x: bench/harness/sgemm_runs.sh,
 // bench/results/h100-2026-11-28-session32.md); kEdgesMoved where the moved
 // tiles all lie inside C and all take kVectors' copies (gemm_kernel's vec on
-// every tile); else kEdgesAny.
+// every tile); kEdgesShort where C has fewer rows or columns than a tile
+// (so that no tile takes kVectors' copies) and an operand is k-contiguous
+// (on an H200, against the element path, at 110x3652x2080 the 128x128x16
+// tiles ran 1.6-1.9x faster in nt, 1.2-1.6x in nn and 1.2-1.4x in tt, and
+// at 64x64x65536 nt 1.9-2.0x: bench/results/h200-2026-12-01-session60.md);
+// else kEdgesAny.
 template <class K>
 inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B, int64_t ldb) {
   if (!K::kAsync) return kEdgesNone;
@@ -1466,6 +1539,7 @@ inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B,
     return kEdgesMoved;
   }
   if (kHasRuns<K> && !rows && M >= K::BM && N >= K::BN) return kEdgesRuns;
+  if (kHasShort<K> && (M < K::BM || N < K::BN)) return kEdgesShort;
   return kEdgesAny;
 }
 
@@ -1477,6 +1551,9 @@ inline auto edges_kernel(int kind) {
   }
   if constexpr (kHasMoved<K>) {
     if (kind == kEdgesMoved) return gemm_kernel<K, kEdgesMoved>;
+  }
+  if constexpr (kHasShort<K>) {
+    if (kind == kEdgesShort) return gemm_kernel<K, kEdgesShort>;
   }
   return kind == kEdgesAny ? gemm_kernel<K, kEdgesAny> : gemm_kernel<K, kEdgesNone>;
 }
@@ -1512,6 +1589,11 @@ inline cudaError_t prepare() {
     }
     if constexpr (kHasMoved<K>) {
       err = cudaFuncSetAttribute(gemm_kernel<K, kEdgesMoved>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 K::kSmemBytes);
+      if (err != cudaSuccess) return err;
+    }
+    if constexpr (kHasShort<K>) {
+      err = cudaFuncSetAttribute(gemm_kernel<K, kEdgesShort>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  K::kSmemBytes);
       if (err != cudaSuccess) return err;
     }
@@ -1591,6 +1673,7 @@ template <class F>
 inline auto with_edges(int kind, F&& f) {
   if (kind == kEdgesRuns) return f(std::integral_constant<int, kEdgesRuns>{});
   if (kind == kEdgesMoved) return f(std::integral_constant<int, kEdgesMoved>{});
+  if (kind == kEdgesShort) return f(std::integral_constant<int, kEdgesShort>{});
   if (kind == kEdgesAny) return f(std::integral_constant<int, kEdgesAny>{});
   return f(std::integral_constant<int, kEdgesNone>{});
 }
