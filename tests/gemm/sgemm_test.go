@@ -17,8 +17,9 @@ import (
 // every tile takes them, and tn's 128x128x16 tiles by columns run the
 // kernel with the moves alone, kgen::sgemm::kEdgesMoved), and C shorter
 // than most tiles one way and longer the other, with 20 whole k tiles
-// (45x299x333, 299x45x333: every tile past M, or N, takes the element
-// path, whose k-contiguous copies zero-fill the rows past the matrix).
+// (45x299x333, 299x45x333: in nn, nt and tt every tile past M, or N,
+// runs kgen::sgemm::kEdgesShort, whose k-contiguous copies zero-fill the
+// rows past the matrix).
 var shapes = []struct{ M, N, K int }{
 	{1, 1, 1}, {35, 79, 19}, {45, 299, 333}, {299, 45, 333}, {128, 128, 128}, {257, 383, 77}, {516, 260, 84},
 	{1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},
