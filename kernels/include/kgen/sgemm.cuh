@@ -242,17 +242,20 @@ struct AsyncLoader {
 
   // copy_vec copies the next tile, which lies wholly inside the matrix, to
   // the stage at shared address stage; 16-byte copies need 16-byte aligned
-  // rows.
+  // rows. With LIVE (the short path: init_live) the tile may reach past the
+  // matrix: copies from live on are zero-filled.
   // With STEPS > 1 it issues the share of k step `step` (of STEPS) alone,
   // copy i at step i * STEPS / kCopies, and moves to the next tile after
   // the last step's (kCopiesSpread).
-  template <int STEPS = 1>
+  template <int STEPS = 1, bool LIVE = false>
   __device__ void copy_vec(uint32_t stage, int step = 0) {
+    static_assert(!LIVE || K_CONTIG, "the short path is for a k-contiguous operand");
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
       if (i * STEPS / kCopies != step) continue;
       if (K_CONTIG) {
-        cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
+        const bool in = !LIVE || i < live;
+        cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in);
       } else {
         cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
       }
@@ -307,30 +310,15 @@ struct AsyncLoader {
   // (bench/results/h200-2026-12-01-session59.md).
   int live;
 
-  // init_live sets up copy_live for the tiles from k0 of the MN x BK tile at
-  // mn0 (< mn_total) of a matrix of mn_total rows or columns (MN x K view).
+  // init_live sets up copy_vec<STEPS, true> for the tiles from k0 of the
+  // MN x BK tile at mn0 (< mn_total) of a matrix of mn_total rows or columns
+  // (MN x K view). A thread whose first row lies past the matrix copies
+  // nothing, and points at the last row so that its pointer stays inside.
   __device__ void init_live(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int tid) {
     static_assert(K_CONTIG, "the short path is for a k-contiguous operand");
-    const int mn = tid / BK, k = tid % BK;
+    const int mn = tid / BK;  // init's row of copy 0
     live = mn0 + mn < mn_total ? min(kCopies, ceil_div(mn_total - mn0 - mn, kStride)) : 0;
-    g = op.at(min(mn0 + mn, mn_total - 1), k0 + k);  // inside the matrix: the source of every copy left out
-    g_stride = kStride * op.ld;
-    g_tile = BK;
-    s_off = static_cast<uint32_t>((k * kRow + mn) * 4);
-  }
-
-  // copy_live copies the next tile to the stage at shared address stage as
-  // copy_vec does, the rows past the matrix zero-filled (with STEPS > 1 k
-  // step step's share, as copy_vec).
-  template <int STEPS = 1>
-  __device__ void copy_live(uint32_t stage, int step = 0) {
-#pragma unroll
-    for (int i = 0; i < kCopies; ++i) {
-      if (i * STEPS / kCopies != step) continue;
-      const bool in = i < live;
-      cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in);
-    }
-    if (step == STEPS - 1) g += g_tile;
+    init(op, min(mn0, mn_total - 1 - mn), k0, tid);
   }
 
   // copy_checked copies element by element, zeros outside the matrix.
@@ -963,7 +951,7 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 // kVectors copies them, an m/n-contiguous one's as kElements; kShortRuns,
 // tiles inside the matrices' k range at any alignment that may reach past
 // M or N: a k-contiguous operand's as kVectors copies them, the rows past
-// the matrix zero-filled (AsyncLoader::copy_live), an m/n-contiguous one's
+// the matrix zero-filled (AsyncLoader::init_live), an m/n-contiguous one's
 // as kElements; kChecked, anything, every element's bounds checked (the
 // last, partial k tile).
 enum CopyPath { kChecked, kElements, kRuns, kVectors, kShortRuns };
@@ -999,7 +987,8 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   // kElements does).
   constexpr bool kRunsA = PATH == kVectors || (PATH == kRuns && K::kAKContig);
   constexpr bool kRunsB = PATH == kVectors || (PATH == kRuns && K::kBKContig);
-  // Whether each operand is copied as copy_live copies it (kShortRuns).
+  // Whether each operand is copied as kVectors copies it but past the
+  // matrix's rows zero-filled (kShortRuns: AsyncLoader::init_live).
   constexpr bool kLiveA = PATH == kShortRuns && K::kAKContig;
   constexpr bool kLiveB = PATH == kShortRuns && K::kBKContig;
   if (PATH != kChecked) {
@@ -1028,17 +1017,13 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   const auto first_share = [](int step) { return step <= 0; };
   const auto last_share = [](int step) { return step < 0 || step == kSteps - 1; };
   auto issue_step = [&](int slot, int step) {
-    if constexpr (kRunsA) {
-      la.template copy_vec<kSteps>(sa + slot * K::kStageA * 4, step);
-    } else if constexpr (kLiveA) {
-      la.template copy_live<kSteps>(sa + slot * K::kStageA * 4, step);
+    if constexpr (kRunsA || kLiveA) {
+      la.template copy_vec<kSteps, kLiveA>(sa + slot * K::kStageA * 4, step);
     } else {
       la.template copy_elem<kSteps>(sa + slot * K::kStageA * 4, step);
     }
-    if constexpr (kRunsB) {
-      lb.template copy_vec<kSteps>(sb + slot * K::kStageB * 4, step);
-    } else if constexpr (kLiveB) {
-      lb.template copy_live<kSteps>(sb + slot * K::kStageB * 4, step);
+    if constexpr (kRunsB || kLiveB) {
+      lb.template copy_vec<kSteps, kLiveB>(sb + slot * K::kStageB * 4, step);
     } else {
       lb.template copy_elem<kSteps>(sb + slot * K::kStageB * 4, step);
     }
