@@ -683,6 +683,14 @@ var freshShapes = []struct {
 	// session 59's table, on the same times, at 34 (1.061x, the worst
 	// 1.392x).
 	{sessionSixtyCall5, sessionSixty, 6000, 12, 10, 1.315, true},
+	// Session 61, kEdgesShort's copies of rows past the matrix left out
+	// (they had been zero-filled): the committed table (session 60's, its
+	// 16 such shapes measured again) on seed 6100's 12 shapes, one side 9
+	// to 127 long, the others 259 to 5480: within 5% at 30 of 48, 1.064x by
+	// geometric mean, the worst 1.450x (nt 820x18x430: the 64x64x8 tile,
+	// where the 64x64x16 one ran 0.69x its time). Session 60's table, on the
+	// same times: at 32 (1.060x), the same worst.
+	{sessionSixtyOneCall5, sessionSixtyOne, 6100, 12, 18, 1.451, true},
 }
 
 const (
@@ -709,6 +717,11 @@ const (
 	// tune measured with it compiled in.
 	sessionSixty      = "../../bench/results/h200-2026-12-01-session60-call5-tune-sgemm-added-raw.json.gz"
 	sessionSixtyCall5 = "../../bench/results/h200-2026-12-01-session60-call5-dispatch.json.gz"
+	// Session 61's table (session 60's, its 16 shapes of C shorter than a
+	// tile measured again with the kEdgesShort kernels changed) and the
+	// bench run of every instance at 12 such shapes with it compiled in.
+	sessionSixtyOne      = "../../bench/results/h200-2026-12-02-session61-call5-tune-sgemm-added-raw.json.gz"
+	sessionSixtyOneCall5 = "../../bench/results/h200-2026-12-02-session61-call5-dispatch.json.gz"
 )
 
 // benchPoints reads a bench -json report's GEMM rows as raw points: each

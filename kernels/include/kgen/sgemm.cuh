@@ -243,7 +243,7 @@ struct AsyncLoader {
   // copy_vec copies the next tile, which lies wholly inside the matrix, to
   // the stage at shared address stage; 16-byte copies need 16-byte aligned
   // rows. With LIVE (the short path: init_live) the tile may reach past the
-  // matrix: copies from live on are zero-filled.
+  // matrix: copies from live on are left out.
   // With STEPS > 1 it issues the share of k step `step` (of STEPS) alone,
   // copy i at step i * STEPS / kCopies, and moves to the next tile after
   // the last step's (kCopiesSpread).
@@ -254,8 +254,7 @@ struct AsyncLoader {
     for (int i = 0; i < kCopies; ++i) {
       if (i * STEPS / kCopies != step) continue;
       if (K_CONTIG) {
-        const bool in = !LIVE || i < live;
-        cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in);
+        if (!LIVE || i < live) cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
       } else {
         cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
       }
@@ -300,14 +299,22 @@ struct AsyncLoader {
   // The short path (kShortRuns), for a k-contiguous operand whose tiles
   // may reach past the matrix's mn_total rows or columns: copy_vec's
   // copies (4 bytes, a warp copying whole runs of k of a few rows) at any
-  // alignment, those of rows past mn_total zero-filled, by one bound a
-  // thread (live: its copies 0 to live - 1 lie inside). The element path
-  // copies such an operand 32 rows a warp instruction, a sector each: on an
-  // H200, where C has fewer rows than the tile (or columns, for B), so that
-  // every tile took it, the 128x128x16 tile ran 1.4x slower than its timing
-  // model (fitted where tiles move inside C) in nn and tt and 1.9x in nt
-  // (both operands k-contiguous), at 110x3652x2080
+  // alignment, those of rows past mn_total left out, by one bound a thread
+  // (live: its copies 0 to live - 1 lie inside). The element path copies
+  // such an operand 32 rows a warp instruction, a sector each: on an H200,
+  // where C has fewer rows than the tile (or columns, for B), so that every
+  // tile took it, the 128x128x16 tile ran 1.4x slower than its timing model
+  // (fitted where tiles move inside C) in nn and tt and 1.9x in nt (both
+  // operands k-contiguous), at 110x3652x2080
   // (bench/results/h200-2026-12-01-session59.md).
+  // A stage's rows past the matrix keep what an earlier tile left there
+  // (or nothing written yet): they reach only the sums of C's rows or
+  // columns past M or N, which are never stored, as the element path's
+  // copies of the last row do. Zero-filling them instead (src-size 0, the
+  // source address selected) took the kernel of the 128x128x16 tile split
+  // 4 ways from 127 to 147 registers under nvcc 13.0 (one block per SM):
+  // on an H200 it ran 4297x127x1508 nn 6% slower than the element path,
+  // leaving them out 6-8% faster (bench/results/h200-2026-12-02-session61.md).
   int live;
 
   // init_live sets up copy_vec<STEPS, true> for the tiles from k0 of the
@@ -951,7 +958,7 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 // kVectors copies them, an m/n-contiguous one's as kElements; kShortRuns,
 // tiles inside the matrices' k range at any alignment that may reach past
 // M or N: a k-contiguous operand's as kVectors copies them, the rows past
-// the matrix zero-filled (AsyncLoader::init_live), an m/n-contiguous one's
+// the matrix left out (AsyncLoader::init_live), an m/n-contiguous one's
 // as kElements; kChecked, anything, every element's bounds checked (the
 // last, partial k tile).
 enum CopyPath { kChecked, kElements, kRuns, kVectors, kShortRuns };
@@ -988,7 +995,7 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   constexpr bool kRunsA = PATH == kVectors || (PATH == kRuns && K::kAKContig);
   constexpr bool kRunsB = PATH == kVectors || (PATH == kRuns && K::kBKContig);
   // Whether each operand is copied as kVectors copies it but past the
-  // matrix's rows zero-filled (kShortRuns: AsyncLoader::init_live).
+  // matrix's rows left out (kShortRuns: AsyncLoader::init_live).
   constexpr bool kLiveA = PATH == kShortRuns && K::kAKContig;
   constexpr bool kLiveB = PATH == kShortRuns && K::kBKContig;
   if (PATH != kChecked) {
