@@ -40,7 +40,7 @@ var (
 	tuneRaw      = flag.String("tune-raw", "", "also write every time -tune measured, grid and between shapes, as JSON here (to study selectors offline)")
 	tuneAdd      = flag.String("tune-add", "", "a previous run's -tune-raw file (e.g. of the full grid) whose shapes this run's (e.g. -tune-grid ragged) join: the table holds both runs' shapes. The runs may share no shape and must measure the same instances of each layout both measured; a layout only the previous run measured comes whole from it")
 	tuneOwn      = flag.String("tune-shapes", "", "shapes MxNxK,... that -tune measures instead of -tune-grid's (and none between them): the shapes your program runs. With -tune-add, a previous tune's -tune-raw file, the table holds them beside that tune's shapes")
-	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed: its times of the built instances this run does not measure join this run's, so that a run of new instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it")
+	tuneMerge    = flag.String("tune-merge", "", "a previous run's -tune-raw file of the same -tune-grid and -tune-seed (or -tune-shapes): its times of the built instances this run does not measure join this run's, so that a run of new or changed instances alone (-filter) completes the table; a layout it measured and this run did not comes whole from it. With -tune-add too, the merged shapes join that file's")
 )
 
 // tuneTolerance is issue 9's bound: the pick within 5% of the fastest.
@@ -64,9 +64,6 @@ func runTune(iters, warmup int, filter string) error {
 	random := *tuneRandom
 	if random < 0 {
 		random = map[string]int{"small": 2, "full": 8}[*tuneGrid]
-	}
-	if *tuneAdd != "" && *tuneMerge != "" {
-		return errors.New("-tune-add and -tune-merge: one previous run at a time")
 	}
 	if iters < 1 || warmup < 0 {
 		return errors.New("-iters must be at least 1 and -warmup at least 0")

@@ -445,6 +445,29 @@ func TestAddTimings(t *testing.T) {
 	assert.ErrorContains(t, err, "sgemm nn: instances measured in one run only: b (the previous run), new (this run)")
 }
 
+// TestMergeThenAddTimings: changed instances measured again at some shapes
+// of a table (session 62): -tune-merge brings the other instances' times
+// at those shapes, then -tune-add the table's other shapes, every instance
+// at each.
+func TestMergeThenAddTimings(t *testing.T) {
+	nn := gridKey{"sgemm", "nn"}
+	short, long := shape{100, 4000, 1000}, shape{1000, 1000, 1000}
+	tm := timings{}
+	tm.add(nn, short, "changed", 0.3)
+	atShort := []tuning.RawPoint{{Family: "sgemm", Layout: "nn", M: 100, N: 4000, K: 1000, Grid: true,
+		Ms: map[string]float64{"changed": 0.5, "same": 0.4}}}
+	n, err := mergeTimings(tm, atShort, []string{"sgemm"}, map[string]bool{"same": true})
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	others := []tuning.RawPoint{{Family: "sgemm", Layout: "nn", M: 1000, N: 1000, K: 1000, Grid: true,
+		Ms: map[string]float64{"changed": 2, "same": 3}}}
+	grid, _, err := addTimings(tm, others, []string{"sgemm"})
+	require.NoError(t, err)
+	assert.Equal(t, []shape{long}, grid)
+	assert.Equal(t, timings{nn: {short: {"changed": 0.3, "same": 0.4}, long: {"changed": 2, "same": 3}}}, tm,
+		"this run's time of the changed instance, the merged one of the other")
+}
+
 // TestFullGridIsTheH200Tables: the full grid (with the ragged one, and the
 // shapes between them of seed 25) is what the H200's committed table
 // measured, so that a tune of new instances merges with it (-tune-merge
