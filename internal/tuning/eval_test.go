@@ -691,6 +691,25 @@ var freshShapes = []struct {
 	// where the 64x64x16 one ran 0.69x its time). Session 60's table, on the
 	// same times: at 32 (1.060x), the same worst.
 	{sessionSixtyOneCall5, sessionSixtyOne, 6100, 12, 18, 1.451, true},
+	// Session 62, the committed table (session 61's) on seed 6200's 12
+	// shapes, one side 138 to 254 long (where the 256x128 tiles' C is
+	// shorter than a tile), the others 267 to 4529: within 5% at 27 of 48,
+	// 1.057x by geometric mean, the worst 1.401x (tn 319x191x267, a 0.01 ms
+	// problem).
+	{sessionSixtyTwoCall1, sessionSixtyOne, 6200, 12, 21, 1.402, true},
+	// Session 62, the 8-warp split-to-fill tiles' short copies a loop
+	// (Config::kShortLoop) and the table's 52 shapes with a side under 256
+	// measured again (call 3's table) on seed 6201's 12 shapes, one side 22
+	// to 82 long, most of them problems of 0.01 to 0.03 ms: within 5% at 13
+	// of 48, 1.126x by geometric mean, the worst 1.534x (tt 37x582x1107).
+	// Session 61's table, on the same times: at 13 (1.111x), the worst 1.308x.
+	{sessionSixtyTwoCall3, sessionSixtyTwoC, 6201, 12, 35, 1.535, true},
+	// Session 62, call 3's table with 24 shapes of a side 9 to 127 added
+	// (seed 6202; committed) on seed 6203's 12 such shapes and seed 6200's
+	// 12 again: within 5% at 62 of 96, 1.057x by geometric mean, the worst
+	// 1.336x (nt 319x191x267); call 3's table on the same times at 64
+	// (1.054x), session 61's at 63 (1.055x).
+	{sessionSixtyTwoCall4, sessionSixtyTwo, 6203, 24, 34, 1.337, true},
 }
 
 const (
@@ -722,6 +741,17 @@ const (
 	// bench run of every instance at 12 such shapes with it compiled in.
 	sessionSixtyOne      = "../../bench/results/h200-2026-12-02-session61-call5-tune-sgemm-added-raw.json.gz"
 	sessionSixtyOneCall5 = "../../bench/results/h200-2026-12-02-session61-call5-dispatch.json.gz"
+	// Session 62's tables (call 3: session 61's with its 52 shapes of a
+	// side under 256 measured again, the 8-warp split-to-fill tiles' short
+	// kernels changed; call 4: that and 24 shapes of a side 9 to 127,
+	// committed) and the bench runs of every instance at shapes no tune
+	// measured (call 1 with session 61's table compiled in, calls 3 and 4
+	// with their own).
+	sessionSixtyTwoC     = "../../bench/results/h200-2026-12-02-session62-call3-tune-sgemm-merged-raw.json.gz"
+	sessionSixtyTwo      = "../../bench/results/h200-2026-12-02-session62-call4-tune-sgemm-added-raw.json.gz"
+	sessionSixtyTwoCall1 = "../../bench/results/h200-2026-12-02-session62-call1-dispatch.json.gz"
+	sessionSixtyTwoCall3 = "../../bench/results/h200-2026-12-02-session62-call3-dispatch.json.gz"
+	sessionSixtyTwoCall4 = "../../bench/results/h200-2026-12-02-session62-call4-dispatch.json.gz"
 )
 
 // benchPoints reads a bench -json report's GEMM rows as raw points: each

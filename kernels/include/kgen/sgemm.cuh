@@ -247,16 +247,27 @@ struct AsyncLoader {
   // With STEPS > 1 it issues the share of k step `step` (of STEPS) alone,
   // copy i at step i * STEPS / kCopies, and moves to the next tile after
   // the last step's (kCopiesSpread).
-  template <int STEPS = 1, bool LIVE = false>
+  template <int STEPS = 1, bool LIVE = false, bool LOOP = false>
   __device__ void copy_vec(uint32_t stage, int step = 0) {
     static_assert(!LIVE || K_CONTIG, "the short path is for a k-contiguous operand");
+    static_assert(!LOOP || LIVE, "the loop to the bound is the short path's");
+    if constexpr (LOOP) {
+      // Copies ceil(step * kCopies / STEPS) to the next step's first, those
+      // before live (Config::kShortLoop).
+      const int last = min(live, ceil_div((step + 1) * kCopies, STEPS));
+#pragma unroll 1
+      for (int i = ceil_div(step * kCopies, STEPS); i < last; ++i) {
+        cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
+      }
+    } else {
 #pragma unroll
-    for (int i = 0; i < kCopies; ++i) {
-      if (i * STEPS / kCopies != step) continue;
-      if (K_CONTIG) {
-        if (!LIVE || i < live) cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
-      } else {
-        cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
+      for (int i = 0; i < kCopies; ++i) {
+        if (i * STEPS / kCopies != step) continue;
+        if (K_CONTIG) {
+          if (!LIVE || i < live) cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);
+        } else {
+          cp_async16(stage + s_off + i * kStride * kRow * 4, g + i * g_stride);
+        }
       }
     }
     if (step == STEPS - 1) g += g_tile;
@@ -380,6 +391,20 @@ struct Config {
   static constexpr bool kEarly = true;
   static constexpr int kWarpsN = BN / WN;
   static constexpr int kThreads = 32 * (BM / WM) * kWarpsN;
+  // The short path's copies of a k-contiguous operand (kShortRuns:
+  // AsyncLoader::copy_vec with LIVE) as a loop to each thread's bound, not
+  // unrolled, in the tiles of 8 warps that split to fill: under nvcc 13.0
+  // their unrolled copies, each predicated on the bound, took the
+  // 128x128x16 tile's short kernel to 145-150 registers (one block an SM,
+  // 127 as a loop) and the 256x128x16 tile's to 255 (227-229). On an H200,
+  // at 4297x127x1508, 4265x10x2025, 110x3652x2080 and 13x820x474 in nn, nt
+  // and tt, the loop ran the 128x128x16 tile 1.057x as fast by geometric
+  // mean (0.98-1.17x), the 256x128x16 one 1.010x (0.95-1.12x); the tiles of
+  // 4 warps that split to fill (127-140 registers unrolled) 0.996x and
+  // 0.986x, and the 128x128x16 tile split 4 ways or splitting its tail
+  // (127-128) 0.90-0.99x (session 61), so they keep the unrolled copies
+  // (bench/harness/sgemm_short_ab.sh, bench/results/h200-2026-12-02-session62.md).
+  static constexpr bool kShortLoop = kFill && kThreads >= 256;
   static constexpr int kLanesN = WN / TN;  // threads side by side along N in a warp
   // How lanes map onto the warp's 32 / kLanesN x kLanesN thread grid
   // (lane_coords): 0 row by row; 1 column by column; 2 pairs of rows.
@@ -1025,12 +1050,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
   const auto last_share = [](int step) { return step < 0 || step == kSteps - 1; };
   auto issue_step = [&](int slot, int step) {
     if constexpr (kRunsA || kLiveA) {
-      la.template copy_vec<kSteps, kLiveA>(sa + slot * K::kStageA * 4, step);
+      la.template copy_vec<kSteps, kLiveA, kLiveA && K::kShortLoop>(sa + slot * K::kStageA * 4, step);
     } else {
       la.template copy_elem<kSteps>(sa + slot * K::kStageA * 4, step);
     }
     if constexpr (kRunsB || kLiveB) {
-      lb.template copy_vec<kSteps, kLiveB>(sb + slot * K::kStageB * 4, step);
+      lb.template copy_vec<kSteps, kLiveB, kLiveB && K::kShortLoop>(sb + slot * K::kStageB * 4, step);
     } else {
       lb.template copy_elem<kSteps>(sb + slot * K::kStageB * 4, step);
     }
