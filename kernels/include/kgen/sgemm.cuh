@@ -396,14 +396,16 @@ struct Config {
   // unrolled, in the tiles of 8 warps that split to fill: under nvcc 13.0
   // their unrolled copies, each predicated on the bound, took the
   // 128x128x16 tile's short kernel to 145-150 registers (one block an SM,
-  // 127 as a loop) and the 256x128x16 tile's to 255 (227-229). On an H200,
-  // at 4297x127x1508, 4265x10x2025, 110x3652x2080 and 13x820x474 in nn, nt
-  // and tt, the loop ran the 128x128x16 tile 1.057x as fast by geometric
-  // mean (0.98-1.17x), the 256x128x16 one 1.010x (0.95-1.12x); the tiles of
-  // 4 warps that split to fill (127-140 registers unrolled) 0.996x and
-  // 0.986x, and the 128x128x16 tile split 4 ways or splitting its tail
-  // (127-128) 0.90-0.99x (session 61), so they keep the unrolled copies
-  // (bench/harness/sgemm_short_ab.sh, bench/results/h200-2026-12-02-session62.md).
+  // 127 as a loop) and the 256x128x16 tile's to 255 (227-229). On one
+  // H200, at 8 shapes of C shorter than the tile (2 with N < 128, 6 with
+  // M < 128) in nn, nt and tt, the loop ran the 128x128x16 tile 1.019x as
+  // fast by geometric mean (1.01-1.17x where N is short, 0.93-1.07x where M
+  // is), the 256x128x16 one 1.023x (0.95-1.13x); at 4 of the shapes the
+  // tiles of 4 warps that split to fill (127-140 registers unrolled) ran
+  // 0.996x and 0.986x, and in session 61 the 128x128x16 tile split 4 ways
+  // or splitting its tail (127-128) 0.90-0.99x, so they keep the unrolled
+  // copies (bench/harness/sgemm_short_ab.sh,
+  // bench/results/h200-2026-12-02-session62.md).
   static constexpr bool kShortLoop = kFill && kThreads >= 256;
   static constexpr int kLanesN = WN / TN;  // threads side by side along N in a warp
   // How lanes map onto the warp's 32 / kLanesN x kLanesN thread grid
