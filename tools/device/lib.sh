@@ -4,11 +4,27 @@
 # temperature and power), nvcc and Go in $OUT/device.txt, and exports what
 # the cgo builds and the GPU tests need; device_build builds the library
 # (device_build_arch one arch's kernels of it, the others stubbed),
-# step runs and records one test binary or sanitizer. Pack what the device
-# needs with tools/device/pack.sh (Go, the vendored modules, CUDA 11.8 headers
-# in .devicecarry/, small enough to travel with the tree) and carry it.
+# step runs and records one test binary or sanitizer; on exit,
+# device_fit_out packs $OUT into what the device tool brings back. Pack what
+# the device needs with tools/device/pack.sh (Go, the vendored modules, CUDA
+# 11.8 headers in .devicecarry/, small enough to travel with the tree) and
+# carry it.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
+
+# device_fit_out: the device tool brings back at most 8 files of $OUT (the
+# rest are left out, as session 62's tune file was). Where a script wrote
+# more, it keeps device.txt and packs the others, folders and all, into
+# out.tar.gz.
+device_fit_out() {
+  local n
+  n=$(find "$OUT" -type f | wc -l)
+  [ "$n" -le 8 ] && return
+  (cd "$OUT" && find . -type f ! -name device.txt ! -name out.tar.gz -print0 |
+    tar czf out.tar.gz --null -T - --remove-files) &&
+    echo "device_fit_out: $n files in \$OUT, all but device.txt packed into out.tar.gz" | tee -a "$OUT/device.txt"
+}
+trap device_fit_out EXIT
 {
   nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,temperature.gpu,power.draw --format=csv
   nvcc --version | tail -2
