@@ -2,8 +2,8 @@
 // sgemm_stream.cu, sgemm_stream_ab.cu, sgemm_staged.cu, sgemm_unroll.cu, sgemm_copystep.cu, sgemm_shifted.cu,
 // sgemm_two_warps.cu, sgemm_two_warps_ks.cu, sgemm_k2c_orders.cu, sgemm_desync.cu, sgemm_cubin.cu, sgemm_lanes.cu,
 // sgemm_late_copies.cu, sgemm_copy_place.cu, sgemm_split_epilogue.cu, sgemm_copy_banks.cu, sgemm_moved.cu,
-// sgemm_skinny.cu, sgemm_narrow.cu, sgemm_spread.cu): the layout of the build (-DLAYOUT 0-3: nn nt tn tt; a harness
-// may define its own default before including this), the signature of kgen::sgemm's launchers and an entry of a
+// sgemm_skinny.cu, sgemm_narrow.cu, sgemm_spread.cu, sgemm_shortk.cu): the layout of the build (-DLAYOUT 0-3: nn nt
+// tn tt; a harness may define its own default before including this), the signature of kgen::sgemm's launchers and an entry of a
 // list of them, one shape's operands, reference and runs of such a list, and the main loop over the shapes of the
 // command line.
 #pragma once
