@@ -18,9 +18,9 @@ import (
 // kernel with the moves alone, kgen::sgemm::kEdgesMoved), and C shorter
 // than most tiles one way and longer the other, with 20 whole k tiles
 // (45x299x333, 299x45x333: in nn, nt and tt every tile past M, or N,
-// runs kgen::sgemm::kEdgesShort, whose k-contiguous copies leave out the
-// rows past the matrix: their rows of shared memory keep stale values,
-// which must reach no element of C).
+// runs kgen::sgemm::kEdgesShort, whose copies leave out the rows past the
+// matrix, k-contiguous or, on the element path, m/n-contiguous: their rows
+// of shared memory keep stale values, which must reach no element of C).
 var shapes = []struct{ M, N, K int }{
 	{1, 1, 1}, {35, 79, 19}, {45, 299, 333}, {299, 45, 333}, {128, 128, 128}, {257, 383, 77}, {516, 260, 84},
 	{1000, 1, 4097}, {1024, 1024, 1024}, {4096, 4096, 4096},

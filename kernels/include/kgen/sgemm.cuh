@@ -281,7 +281,24 @@ struct AsyncLoader {
   // memory. A thread whose mn lies past mn_total reads the last one
   // instead: its sums only reach rows or columns of C past M or N, which
   // are never stored, and copies that always read hold no predicates
-  // (predicates per copy cost up to 20 registers in the k loop).
+  // (predicates per copy cost up to 20 registers in the k loop). With SKIP
+  // (the short path's kernel, kEdgesShort, where C has fewer rows or
+  // columns than a tile) such a thread copies nothing (live, one predicate
+  // for all its copies): its slots keep what an earlier tile left there,
+  // which reaches only those rows or columns, as the short path's rows
+  // past the matrix do. There, reading the last mn, most of a block's
+  // copies read one column of a narrow C: on an H200 (two rounds, median
+  // of 200 launches each; bench/harness/sgemm_elem_ab.sh,
+  // bench/results/h200-2026-12-02-session63.md) the spec's tiles ran
+  // 1.43-1.64x faster with SKIP at 5215x14x1627 nn, 1.13-1.23x at
+  // 3901x17x376 nn, and in tt, whose A is m-contiguous, 1.29x at
+  // 40x4094x1438 for the 128x128x16 tile; in one round also 1.25-3.1x at
+  // 4265x10x2025 and 1.20-2.6x at 4096x12x1024 nn. In the kernels whose
+  // tiles all move inside C, where no thread lies past it, the predicate
+  // only changed ptxas's allocation: 0.89-1.01x at 999x3001x501 and
+  // 1023^3, so they keep the copies that always read (as does tn, which
+  // has no short kernel: it ran 1.09-1.6x faster with SKIP at N of 14-17
+  // and M of 40, 0.95-0.98x at those two shapes).
   static constexpr int kElemStride = THREADS / MN;
   static_assert(THREADS % MN == 0, "4-byte copies: a thread keeps one mn of the tile");
 
@@ -289,6 +306,7 @@ struct AsyncLoader {
   // mn0 (< mn_total) of a matrix of mn_total rows or columns (MN x K view).
   __device__ void init_elem(const Operand<K_CONTIG>& op, int mn0, int k0, int mn_total, int tid) {
     const int k = tid / MN, mn = tid % MN;
+    live = mn0 + mn < mn_total;
     g = op.at(min(mn0 + mn, mn_total - 1), k0 + k);
     g_stride = K_CONTIG ? kElemStride : kElemStride * op.ld;
     g_tile = K_CONTIG ? BK : BK * op.ld;
@@ -296,12 +314,13 @@ struct AsyncLoader {
   }
 
   // copy_elem copies the next tile to the stage at shared address stage, 4
-  // bytes at a time (with STEPS > 1 k step step's share, as copy_vec).
-  template <int STEPS = 1>
+  // bytes at a time (with STEPS > 1 k step step's share, as copy_vec),
+  // with SKIP none of a thread past the matrix.
+  template <int STEPS = 1, bool SKIP = false>
   __device__ void copy_elem(uint32_t stage, int step = 0) {
 #pragma unroll
     for (int i = 0; i < kElems; ++i) {
-      if (i * STEPS / kElems != step) continue;
+      if (i * STEPS / kElems != step || (SKIP && !live)) continue;
       cp_async4(stage + s_off + i * kElemStride * kRow * 4, g + i * g_stride, true);
     }
     if (step == STEPS - 1) g += g_tile;
@@ -311,7 +330,8 @@ struct AsyncLoader {
   // may reach past the matrix's mn_total rows or columns: copy_vec's
   // copies (4 bytes, a warp copying whole runs of k of a few rows) at any
   // alignment, those of rows past mn_total left out, by one bound a thread
-  // (live: its copies 0 to live - 1 lie inside). The element path copies
+  // (live: its copies 0 to live - 1 lie inside; on the element path 1 where
+  // the thread's mn lies inside, else 0). The element path copies
   // such an operand 32 rows a warp instruction, a sector each: on an H200,
   // where C has fewer rows than the tile (or columns, for B), so that every
   // tile took it, the 128x128x16 tile ran 1.4x slower than its timing model
@@ -321,7 +341,7 @@ struct AsyncLoader {
   // A stage's rows past the matrix keep what an earlier tile left there
   // (or nothing written yet): they reach only the sums of C's rows or
   // columns past M or N, which are never stored, as the element path's
-  // copies of the last row do. Zero-filling them instead (src-size 0, the
+  // rows past the matrix do in this kernel (copy_elem's SKIP). Zero-filling them instead (src-size 0, the
   // source address selected) took the kernel of the 128x128x16 tile split
   // 4 ways from 127 to 147 registers under nvcc 13.0 (one block per SM):
   // on an H200 it ran 4297x127x1508 nn 6% slower than the element path,
@@ -1054,12 +1074,12 @@ __device__ __forceinline__ void mainloop_async(const Operand<K::kAKContig>& op_a
     if constexpr (kRunsA || kLiveA) {
       la.template copy_vec<kSteps, kLiveA, kLiveA && K::kShortLoop>(sa + slot * K::kStageA * 4, step);
     } else {
-      la.template copy_elem<kSteps>(sa + slot * K::kStageA * 4, step);
+      la.template copy_elem<kSteps, PATH == kShortRuns>(sa + slot * K::kStageA * 4, step);
     }
     if constexpr (kRunsB || kLiveB) {
       lb.template copy_vec<kSteps, kLiveB, kLiveB && K::kShortLoop>(sb + slot * K::kStageB * 4, step);
     } else {
-      lb.template copy_elem<kSteps>(sb + slot * K::kStageB * 4, step);
+      lb.template copy_elem<kSteps, PATH == kShortRuns>(sb + slot * K::kStageB * 4, step);
     }
   };
   // issue copies tile t (counted from kt_begin; the fast path's tiles in
