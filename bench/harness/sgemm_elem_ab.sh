@@ -22,40 +22,11 @@ sgemm_tn_f32_b64x64x16_w32x32_t8x4_s3_o4_k32f sgemm_tn_f32_b256x128x16_w64x64_t8
 SHAPES=${SHAPES:-"5215x14x1627 3901x17x376 999x3001x501 1023x1023x1023 185x4529x269 40x4094x1438"}
 ROUNDS=${ROUNDS:-2}
 VARIANTS=${VARIANTS:-"tree old all"}
-for v in old all; do
-  rm -rf $B/inc-$v && mkdir -p $B/inc-$v && cp -r kernels/include/kgen $B/inc-$v/
-done
-python3 - "$B" <<'PY'
-import sys
-b = sys.argv[1]
-old = "if (i * STEPS / kElems != step || (SKIP && !live)) continue;"
-for v, cond in (("old", "i * STEPS / kElems != step"), ("all", "i * STEPS / kElems != step || !live")):
-    p = f"{b}/inc-{v}/kgen/sgemm.cuh"
-    s = open(p).read()
-    assert s.count(old) == 1, "kgen/sgemm.cuh no longer has what the variants change"
-    open(p, "w").write(s.replace(old, f"if ({cond}) continue;"))
-PY
-F="-O3 -std=c++17 -DKGEN_ARCH=sm90 -gencode=arch=compute_90,code=sm_90"
-for i in $INSTS; do
-  for v in $VARIANTS; do
-    inc=kernels/include
-    [ $v != tree ] && inc=$B/inc-$v
-    (nvcc $F -I $inc -I . -c kernels/generated/$i.cu -o $B/$i-$v.o &&
-      nvcc $F -DFN=kgen_${i}_sm90 bench/harness/sgemm_launcher_ab.cu $B/$i-$v.o -o $B/$i-$v) >$B/$i-$v.log 2>&1 &
-  done
-done
-wait
-for i in $INSTS; do
-  for v in $VARIANTS; do
-    echo "$i $v $(cuobjdump --dump-resource-usage $B/$i-$v.o | grep -oE 'REG:[0-9]+' | paste -sd' ')"
-  done
-done | tee "$OUT/elem-ab-regs.txt"
-for r in $(seq "$ROUNDS"); do
-  for s in $SHAPES; do
-    for i in $INSTS; do
-      for v in $VARIANTS; do
-        echo "$i $v $($B/$i-$v "$(echo $i | cut -d_ -f2)" ${s//x/ } 200)"
-      done
-    done
-  done
-done | tee "$OUT/elem-ab.txt"
+source bench/harness/launcher_ab.sh
+ab_includes $B old all
+skip="if (i * STEPS / kElems != step || (SKIP && !live)) continue;"
+ab_edit $B old "$skip" "if (i * STEPS / kElems != step) continue;"
+ab_edit $B all "$skip" "if (i * STEPS / kElems != step || !live) continue;"
+ab_build $B "$INSTS" "$VARIANTS"
+ab_regs $B "$INSTS" "$VARIANTS" | tee "$OUT/elem-ab-regs.txt"
+ab_time $B "$INSTS" "$VARIANTS" "$SHAPES" 200 "$ROUNDS" | tee "$OUT/elem-ab.txt"

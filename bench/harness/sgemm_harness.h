@@ -3,9 +3,9 @@
 // sgemm_two_warps.cu, sgemm_two_warps_ks.cu, sgemm_k2c_orders.cu, sgemm_desync.cu, sgemm_cubin.cu, sgemm_lanes.cu,
 // sgemm_late_copies.cu, sgemm_copy_place.cu, sgemm_split_epilogue.cu, sgemm_copy_banks.cu, sgemm_moved.cu,
 // sgemm_skinny.cu, sgemm_narrow.cu, sgemm_spread.cu, sgemm_shortk.cu): the layout of the build (-DLAYOUT 0-3: nn nt
-// tn tt; a harness may define its own default before including this), the signature of kgen::sgemm's launchers and an entry of a
-// list of them, one shape's operands, reference and runs of such a list, and the main loop over the shapes of the
-// command line.
+// tn tt; a harness may define its own default before including this), the signature of kgen::sgemm's launchers and
+// an entry of a list of them, one shape's operands, reference and runs of such a list, and the main loop over the
+// shapes of the command line.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -47,8 +47,8 @@ struct Variant {
 
 // LayoutCfg is a kgen::sgemm::Config of this build's layout with 16-byte global access and, after the block, warp and
 // thread tiles and the blocks an SM (MB), the stages, splits, lane map, FFMA order, cluster sum, fill splits, ring
-// and tail in the order Config takes them. TYPE_VARIANT(name, ...) is a Variant of the Config type ..., CFG_VARIANT(name,
-// ...) one of LayoutCfg<...>.
+// and tail in the order Config takes them. TYPE_VARIANT(name, ...) is a Variant of the Config type ...,
+// CFG_VARIANT(name, ...) one of LayoutCfg<...>.
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int MB, int S, int SPLIT = 1, int MAP = 0, int O = 0,
           bool CL = false, bool FILL = false, bool R = false, int TAIL = kgen::sgemm::kTailWhole>
 using LayoutCfg = kgen::sgemm::Config<BM, BN, BK, WM, WN, TM, TN, MB, true, kA, kB, S, SPLIT, MAP, O, CL, FILL, R, TAIL>;

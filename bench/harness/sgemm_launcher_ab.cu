@@ -1,8 +1,9 @@
 // Harness (session 61, calls 2-4): one SGEMM instance through its C entry point (-DFN=kgen_<instance>_sm90),
-// linked against the instance built with one set of headers or another (bench/harness/sgemm_short_ab.sh), at one
-// problem: random operands (a hash, never zeros), as many copies as take 200 MB (at most 64) rotated past the L2,
-// 20 launches of warm-up, then the median (p10, p90) of `reps` launches each between its own pair of events, and
-// the sum of C, which two builds of the same arithmetic print alike.
+// linked against the instance built with one set of headers or another (bench/harness/launcher_ab.sh's ab_build,
+// for sgemm_short_ab.sh and sgemm_elem_ab.sh), at one problem: random operands (a hash, never zeros), as many
+// copies as take 200 MB (at most 64) rotated past the L2, 20 launches of warm-up, then the median (p10, p90) of
+// `reps` launches each between its own pair of events, and the sum of C, which two builds of the same arithmetic
+// print alike.
 //   usage: ab LAYOUT M N K reps    (LAYOUT nn, nt, tn or tt: A, then B, n row-major, t column-major; C row-major)
 #include <cstdio>
 #include <cstdlib>

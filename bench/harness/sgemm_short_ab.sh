@@ -21,43 +21,17 @@ sgemm_nn_f32_b128x128x16_w32x64_t8x8_s3_lc_fz_mb_tc sgemm_nt_f32_b64x64x8_w32x32
 sgemm_nn_f32_b32x32x8_w32x16_t4x4_s4_o12_k32f_mb"}
 SHAPES=${SHAPES:-"4297x127x1508 4265x10x2025 110x3652x2080 299x45x333 13x820x474"}
 VARIANTS=${VARIANTS:-"tree left fill loop any"}
-for v in left fill loop any; do
-  rm -rf $B/inc-$v && mkdir -p $B/inc-$v && cp -r kernels/include/kgen $B/inc-$v/
+source bench/harness/launcher_ab.sh
+ab_includes $B left fill loop any
+for v in left fill loop; do
+  loop=false
+  [ $v = loop ] && loop=true
+  ab_edit $B $v "kLiveA && K::kShortLoop>" "kLiveA && $loop>"
+  ab_edit $B $v "kLiveB && K::kShortLoop>" "kLiveB && $loop>"
 done
-python3 - "$B" <<'PY'
-import sys
-b = sys.argv[1]
-def edit(v, old, new):
-    p = f"{b}/inc-{v}/kgen/sgemm.cuh"
-    s = open(p).read()
-    assert s.count(old) > 0, ("kgen/sgemm.cuh no longer has what the variant changes", v, old)
-    open(p, "w").write(s.replace(old, new))
-for v, loop in (("left", "false"), ("fill", "false"), ("loop", "true")):
-    edit(v, "kLiveA && K::kShortLoop>", f"kLiveA && {loop}>")
-    edit(v, "kLiveB && K::kShortLoop>", f"kLiveB && {loop}>")
-edit("fill", "if (!LIVE || i < live) cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);",
-     "{ const bool in = !LIVE || i < live; cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in); }")
-edit("any", "  if (kHasShort<K> && (M < K::BM || N < K::BN)) return kEdgesShort;\n", "")
-PY
-F="-O3 -std=c++17 -DKGEN_ARCH=sm90 -gencode=arch=compute_90,code=sm_90"
-for i in $INSTS; do
-  for v in $VARIANTS; do
-    inc=kernels/include
-    [ $v != tree ] && inc=$B/inc-$v
-    (nvcc $F -I $inc -I . -c kernels/generated/$i.cu -o $B/$i-$v.o &&
-      nvcc $F -DFN=kgen_${i}_sm90 bench/harness/sgemm_launcher_ab.cu $B/$i-$v.o -o $B/$i-$v) >$B/$i-$v.log 2>&1 &
-  done
-done
-wait
-for i in $INSTS; do
-  for v in $VARIANTS; do
-    echo "$i $v $(cuobjdump --dump-resource-usage $B/$i-$v.o | grep -A1 -E 'ELi(1|4)E' | grep -oE 'ELi[0-9]E|REG:[0-9]+' | paste -sd' ')"
-  done
-done | tee "$OUT/short-ab-regs.txt"
-for s in $SHAPES; do
-  for i in $INSTS; do
-    for v in $VARIANTS; do
-      echo "$i $v $($B/$i-$v "$(echo $i | cut -d_ -f2)" ${s//x/ } 300)"
-    done
-  done
-done | tee "$OUT/short-ab.txt"
+ab_edit $B fill "if (!LIVE || i < live) cp_async4(stage + s_off + i * kStride * 4, g + i * g_stride, true);" \
+  "{ const bool in = !LIVE || i < live; cp_async4(stage + s_off + i * kStride * 4, in ? g + i * g_stride : g, in); }"
+ab_edit $B any $'  if (kHasShort<K> && (M < K::BM || N < K::BN)) return kEdgesShort;\n' ""
+ab_build $B "$INSTS" "$VARIANTS"
+ab_regs $B "$INSTS" "$VARIANTS" 'ELi(1|4)E' | tee "$OUT/short-ab-regs.txt"
+ab_time $B "$INSTS" "$VARIANTS" "$SHAPES" 300 | tee "$OUT/short-ab.txt"

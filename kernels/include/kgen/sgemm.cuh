@@ -341,8 +341,9 @@ struct AsyncLoader {
   // A stage's rows past the matrix keep what an earlier tile left there
   // (or nothing written yet): they reach only the sums of C's rows or
   // columns past M or N, which are never stored, as the element path's
-  // rows past the matrix do in this kernel (copy_elem's SKIP). Zero-filling them instead (src-size 0, the
-  // source address selected) took the kernel of the 128x128x16 tile split
+  // rows past the matrix do in this kernel (copy_elem's SKIP).
+  // Zero-filling them instead (src-size 0, the source address selected)
+  // took the kernel of the 128x128x16 tile split
   // 4 ways from 127 to 147 registers under nvcc 13.0 (one block per SM):
   // on an H200 it ran 4297x127x1508 nn 6% slower than the element path,
   // leaving them out 6-8% faster (bench/results/h200-2026-12-02-session61.md).
@@ -389,7 +390,8 @@ enum CopyPlace { kCopiesFirst, kCopiesBeforeLastStep, kCopiesLate, kCopiesSpread
 // k range of one C tile, how a warp's lanes lie on its thread grid
 // (lane_coords), the order of a k step's multiply-adds (multiply_tile), how
 // splits are summed and counted, how the cp.async ring synchronises, and
-// how the last, partly filled wave of tiles runs (TAIL_: kTailWhole, kTailCluster or kTailStream).
+// how the last, partly filled wave of tiles runs (TAIL_: kTailWhole,
+// kTailCluster or kTailStream).
 constexpr int kTailWhole = 0, kTailCluster = 1, kTailStream = 2;
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int MIN_BLOCKS_, bool VEC_GLOBAL_,
           Order A_ORDER_, Order B_ORDER_, int STAGES_ = 2, int SPLIT_K_ = 1, int LANE_MAP_ = 0, int FMA_ORDER_ = 0,
@@ -453,7 +455,8 @@ struct Config {
   // the k-contiguous operands' tiles (rows of MN + 4 floats: 16 bytes past a
   // line per row), ncu counted the 128x128x16 tile's 16-byte copies of B in
   // nn at 2.6x the ideal shared wavefronts and 1.5x the ideal global sectors
-  // (all the kernel's excess sectors). On an H200 (bench/harness/sgemm_copy_banks.cu,
+  // (all the kernel's excess sectors). On an H200
+  // (bench/harness/sgemm_copy_banks.cu,
   // bench/results/h200-2026-11-29-session46.md), against padded rows, x
   // cuBLAS: the 256x128 tile split to fill the GPU 2.5-4.4% faster in tn and
   // tt at 768^3-2048^3 (the engine's picks of it at 768^3, 512x512x8192,
