@@ -3,10 +3,13 @@
 # shrinks it so that it and the tracked tree fit the device tool's 64 MiB:
 # the vendored modules go into one vendor.tar.xz (17 MB of files, under 1 MB
 # packed) and the Go toolchain loses what no device build runs: GOROOT/src/cmd
-# (the go command's own sources; the prebuilt tools stay), gofmt, and the
-# cover and preprofile tools (-cover and PGO builds), packed again by xz -9e
-# (21.6 MB, 25.2 at the -6 of ../shared's pack: with the tracked tree at 41 MB
-# on disk in session 60, the -6 pack no longer fit). setup.sh then unpacks vendor/ on the
+# (the go command's own sources; the prebuilt tools stay), gofmt, the cover
+# and preprofile tools (-cover and PGO builds), and since session 64 the race
+# detector's and BoringCrypto's prebuilt objects (-race and
+# GOEXPERIMENT=boringcrypto builds) and the trace viewer's pages, packed again
+# by xz -9e (21.6 MB, 25.2 at the -6 of ../shared's pack: with the tracked
+# tree at 41 MB on disk in session 60, the -6 pack no longer fit; at 45 MB in
+# session 64 the 21.6 MB one did not). setup.sh then unpacks vendor/ on the
 # device before it links it. Re-run it when go.mod changes. Usage, from the
 # repository root:
 #   bash tools/device/pack.sh
@@ -19,11 +22,13 @@ if [ -d "$dc/vendor" ]; then
   rm -rf "$dc/vendor"
 fi
 # grep reads the whole listing (not -q), so that tar never dies of SIGPIPE under pipefail.
-unused='^[^/]*/(src/cmd/|bin/gofmt$|pkg/tool/[^/]*/(cover|preprofile)$)'
+unused='^[^/]*/(src/cmd/|bin/gofmt$|pkg/tool/[^/]*/(cover|preprofile)$|src/runtime/race/.*\.syso$|src/crypto/internal/boring/syso/.*\.syso$|src/internal/trace/traceviewer/static/.)'
 if tar -tJf "$dc/go.tar.xz" | grep -E "$unused" >/dev/null; then
   tmp=$(mktemp -d)
   tar -C "$tmp" -xJf "$dc/go.tar.xz"
-  rm -rf "$tmp"/*/src/cmd "$tmp"/*/bin/gofmt "$tmp"/*/pkg/tool/*/cover "$tmp"/*/pkg/tool/*/preprofile
+  rm -rf "$tmp"/*/src/cmd "$tmp"/*/bin/gofmt "$tmp"/*/pkg/tool/*/cover "$tmp"/*/pkg/tool/*/preprofile \
+    "$tmp"/*/src/crypto/internal/boring/syso/*.syso "$tmp"/*/src/internal/trace/traceviewer/static
+  find "$tmp"/*/src/runtime/race -name '*.syso' -delete
   tar -C "$tmp" -cf - "$(ls "$tmp")" | xz -T2 -9e >"$dc/go.tar.xz"
   rm -rf "$tmp"
 fi
