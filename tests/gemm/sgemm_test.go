@@ -17,8 +17,8 @@ import (
 // every tile takes them, and tn's 128x128x16 tiles by columns run the
 // kernel with the moves alone, kgen::sgemm::kEdgesMoved), and C shorter
 // than most tiles one way and longer the other, with 20 whole k tiles
-// (45x299x333, 299x45x333: in nn, nt and tt every tile past M, or N,
-// runs kgen::sgemm::kEdgesShort, whose copies leave out the rows past the
+// (45x299x333, 299x45x333: in every layout every tile past M, or N, runs
+// kgen::sgemm::kEdgesShort, whose copies leave out the rows past the
 // matrix, k-contiguous or, on the element path, m/n-contiguous: their rows
 // of shared memory keep stale values, which must reach no element of C).
 var shapes = []struct{ M, N, K int }{

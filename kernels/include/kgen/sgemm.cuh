@@ -296,9 +296,14 @@ struct AsyncLoader {
   // 4265x10x2025 and 1.20-2.6x at 4096x12x1024 nn. In the kernels whose
   // tiles all move inside C, where no thread lies past it, the predicate
   // only changed ptxas's allocation: 0.89-1.01x at 999x3001x501 and
-  // 1023^3, so they keep the copies that always read (as does tn, which
-  // has no short kernel: it ran 1.09-1.6x faster with SKIP at N of 14-17
-  // and M of 40, 0.95-0.98x at those two shapes).
+  // 1023^3, so they keep the copies that always read. tn, whose operands
+  // are both m/n-contiguous, has the short kernel too since session 64
+  // (both operands by copy_elem with SKIP): against kEdgesAny, 7 of its
+  // tiles at 8 shapes ran 1.19x as fast by geometric mean, 1.12-2.91x at
+  // 5215x14x1627, 1.05-1.85x at 3901x17x376, up to 2.22x at 40x4094x1438
+  // and 1.87x at 64x64x65536; 0.97-1.02x where few threads lie past C
+  // (4297x127x1508, 150x2000x1000; bench/harness/sgemm_short_ab.sh,
+  // bench/results/h200-2026-12-02-session64.md).
   static constexpr int kElemStride = THREADS / MN;
   static_assert(THREADS % MN == 0, "4-byte copies: a thread keeps one mn of the tile");
 
@@ -1009,7 +1014,8 @@ __device__ __forceinline__ void mainloop(const Operand<K::kAKContig>& op_a, cons
 // tiles inside the matrices' k range at any alignment that may reach past
 // M or N: a k-contiguous operand's as kVectors copies them, the rows past
 // the matrix left out (AsyncLoader::init_live), an m/n-contiguous one's
-// as kElements; kChecked, anything, every element's bounds checked (the
+// as kElements, those past the matrix left out too (copy_elem's SKIP);
+// kChecked, anything, every element's bounds checked (the
 // last, partial k tile).
 enum CopyPath { kChecked, kElements, kRuns, kVectors, kShortRuns };
 
@@ -1223,10 +1229,10 @@ struct Smem<K, false> {
 // m/n-contiguous operand's copies aligned: its M or N a multiple of 4): it
 // builds the fast path alone with the moves (Config::kMovedKernel). EDGES
 // kEdgesShort is for problems with fewer rows than a tile (M < BM) or fewer
-// columns (N < BN), where no tile takes kVectors' copies, and a
-// k-contiguous operand: every tile copies by kShortRuns (launch decides,
-// edges_kind). Each kind is a kernel of its own: a path built into the
-// kEdgesAny kernel changes how ptxas compiles its fast path, which the
+// columns (N < BN), where no tile takes kVectors' copies: every tile
+// copies by kShortRuns (launch decides, edges_kind). Each kind is a kernel
+// of its own: a path built into the kEdgesAny kernel changes how ptxas
+// compiles its fast path, which the
 // problems with moved edge tiles take (kShortRuns built in ran the
 // 64x128x16 tile's at 110x3652x2080 nn and nt 7-8% slower on an H200;
 // bench/results/h200-2026-12-01-session60.md).
@@ -1548,10 +1554,11 @@ constexpr bool kHasRuns = K::kAsync && K::kVecGlobal && K::kAKContig != K::kBKCo
 // kHasMoved: K builds gemm_kernel<K, kEdgesMoved> (Config::kMovedKernel).
 template <class K>
 constexpr bool kHasMoved = K::kAsync && K::kVecGlobal && K::kMovedKernel;
-// kHasShort: K builds gemm_kernel<K, kEdgesShort>, for a k-contiguous
-// operand on the cp.async pipeline (with none, kShortRuns is kElements).
+// kHasShort: K builds gemm_kernel<K, kEdgesShort>, on the cp.async
+// pipeline (with no k-contiguous operand, tn's, kShortRuns copies both as
+// kElements, leaving out those past the matrix: copy_elem's SKIP).
 template <class K>
-constexpr bool kHasShort = K::kAsync && K::kVecGlobal && (K::kAKContig || K::kBKContig);
+constexpr bool kHasShort = K::kAsync && K::kVecGlobal;
 
 // edges_kind is the EDGES of gemm_kernel that launch runs for an M x N
 // problem (M, N > 0): kEdgesNone where every tile lies inside C and both
@@ -1563,11 +1570,12 @@ constexpr bool kHasShort = K::kAsync && K::kVecGlobal && (K::kAKContig || K::kBK
 // bench/results/h100-2026-11-28-session32.md); kEdgesMoved where the moved
 // tiles all lie inside C and all take kVectors' copies (gemm_kernel's vec on
 // every tile); kEdgesShort where C has fewer rows or columns than a tile
-// (so that no tile takes kVectors' copies) and an operand is k-contiguous
-// (on an H200, against the element path, at 110x3652x2080 the 128x128x16
-// tiles ran 1.6-1.9x faster in nt, 1.2-1.6x in nn and 1.2-1.4x in tt, and
-// at 64x64x65536 nt 1.9-2.0x: bench/results/h200-2026-12-01-session60.md);
-// else kEdgesAny.
+// (so that no tile takes kVectors' copies: on an H200, against the
+// element path, at 110x3652x2080 the 128x128x16 tiles ran 1.6-1.9x faster
+// in nt, 1.2-1.6x in nn and 1.2-1.4x in tt, and at 64x64x65536 nt
+// 1.9-2.0x: bench/results/h200-2026-12-01-session60.md; tn's 1.19x by
+// geometric mean at 8 shapes: h200-2026-12-02-session64.md); else
+// kEdgesAny.
 template <class K>
 inline int edges_kind(int M, int N, const float* A, int64_t lda, const float* B, int64_t ldb) {
   if (!K::kAsync) return kEdgesNone;
