@@ -21,14 +21,15 @@ if [ -d "$dc/vendor" ]; then
   tar -C "$dc" -cf - vendor | xz -T2 -6 >"$dc/vendor.tar.xz"
   rm -rf "$dc/vendor"
 fi
-# grep reads the whole listing (not -q), so that tar never dies of SIGPIPE under pipefail.
-unused='^[^/]*/(src/cmd/|bin/gofmt$|pkg/tool/[^/]*/(cover|preprofile)$|src/runtime/race/.*\.syso$|src/crypto/internal/boring/syso/.*\.syso$|src/internal/trace/traceviewer/static/.)'
-if tar -tJf "$dc/go.tar.xz" | grep -E "$unused" >/dev/null; then
+# The toolchain's paths no device build needs: the one list both finds them
+# in the archive and removes them. grep reads the whole listing (not -q), so
+# that tar never dies of SIGPIPE under pipefail.
+unused='^[^/]*/(src/cmd/|bin/gofmt$|pkg/tool/[^/]*/(cover|preprofile)$|src/runtime/race/.*\.syso$|src/crypto/internal/boring/syso/.*\.syso$|src/internal/trace/traceviewer/static/)'
+drop=$(tar -tJf "$dc/go.tar.xz" | grep -E "$unused" || true)
+if [ -n "$drop" ]; then
   tmp=$(mktemp -d)
   tar -C "$tmp" -xJf "$dc/go.tar.xz"
-  rm -rf "$tmp"/*/src/cmd "$tmp"/*/bin/gofmt "$tmp"/*/pkg/tool/*/cover "$tmp"/*/pkg/tool/*/preprofile \
-    "$tmp"/*/src/crypto/internal/boring/syso/*.syso "$tmp"/*/src/internal/trace/traceviewer/static
-  find "$tmp"/*/src/runtime/race -name '*.syso' -delete
+  (cd "$tmp" && printf '%s\n' "$drop" | xargs -d '\n' rm -rf)
   tar -C "$tmp" -cf - "$(ls "$tmp")" | xz -T2 -9e >"$dc/go.tar.xz"
   rm -rf "$tmp"
 fi
